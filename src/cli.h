@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The helpers the three tools share for presentation: program name,
+ * messages in the one grammar, quoting, exit codes, popt glue, JSON.
+ */
+#ifndef FATTRS_CLI_H
+#define FATTRS_CLI_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <popt.h>
+
+#define _(s) (s)
+
+/* Exit codes, documented in every man page's EXIT STATUS. */
+enum {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_FAILURE = 1,		/* an operand failed, or bad usage */
+	CLI_EXIT_CANCELED = 125,	/* tmpcreate -o FILE -- COMMAND: tmpcreate itself failed */
+	CLI_EXIT_CANNOT_INVOKE = 126,	/* COMMAND was found but cannot be run */
+	CLI_EXIT_ENOENT = 127,		/* COMMAND was not found */
+};
+
+/* The basename of argv[0], as messages and --help show it. */
+extern const char *program_name;
+
+/* Set program_name and the locale; check stdout at exit. */
+void cli_init(const char *argv0);
+
+/* "PROG: MESSAGE" or "PROG: MESSAGE: strerror(err)" on stderr (err 0: none). */
+void cli_warn(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_vwarn(int err, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/* cli_warn(), then exit(status). */
+__attribute__((noreturn, format(printf, 3, 4)))
+void cli_die(int status, int err, const char *fmt, ...);
+
+/* cli_warn(0, ...), the "Try 'PROG --help'" line, exit 1. */
+__attribute__((noreturn, format(printf, 1, 2)))
+void cli_usage_error(const char *fmt, ...);
+
+/* Just the "Try 'PROG --help' for more information." line. */
+void cli_try_help(void);
+
+/*
+ * Close stdout now and report a failure as "PROG: write error: ..." (when
+ * @report).  Returns false if anything written was lost.  Afterwards the
+ * check at exit only looks at stderr.
+ */
+bool cli_close_stdout(bool report);
+
+/*
+ * Quote a name for a message the way GNU tools do: 'NAME' (‘NAME’ in a
+ * UTF-8 locale), with C escapes for control characters, backslashes, the
+ * closing quote and bytes that are not printable characters, so that any
+ * name reads back unambiguously.  The result lives until the fourth call
+ * after this one.
+ */
+const char *cli_quote(const char *s);
+
+/* The common --version row: add CLI_VERSION_OPTION to each table. */
+enum { CLI_OPT_VERSION = 0x7f00 };
+#define CLI_VERSION_OPTION \
+	{ "version", 'V', POPT_ARG_NONE, NULL, CLI_OPT_VERSION, \
+	  "print version information and exit", NULL }
+
+/* Print "PROG (fattrs) VERSION" and exit 0. */
+__attribute__((noreturn)) void cli_version(void);
+
+/*
+ * A popt context over argv with the conventions of GNU getopt: an option
+ * with an optional argument (POPT_ARGFLAG_OPTIONAL) takes it only as
+ * --name=VALUE, never from the next word.
+ */
+poptContext cli_popt_context(int argc, const char **argv, const struct poptOption *table,
+			     const char *operands);
+
+/* Report popt's error @rc in getopt's words, with the "Try" line; exit 1. */
+__attribute__((noreturn)) void cli_popt_fail(poptContext pc, int rc);
+
+/* ---- JSON (one object per line) ---- */
+
+struct cli_json {
+	FILE *out;
+	bool first;
+};
+
+void cli_json_begin(struct cli_json *j, FILE *out);
+void cli_json_key(struct cli_json *j, const char *key);
+/* A string; bytes that are not valid UTF-8 make it an array of byte values. */
+void cli_json_str(struct cli_json *j, const char *key, const char *value);
+void cli_json_bool(struct cli_json *j, const char *key, bool value);
+void cli_json_int(struct cli_json *j, const char *key, long long value);
+void cli_json_null(struct cli_json *j, const char *key);
+void cli_json_end(struct cli_json *j);
+
+#endif /* FATTRS_CLI_H */

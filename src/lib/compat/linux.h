@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel ABI newer than the build host's headers (Debian 12 ships Linux 6.1
+ * uapi headers).  Each value is defined once, under #ifndef, with the kernel
+ * version that introduced it.  Whether a feature works is decided at run
+ * time (ENOSYS, EINVAL, EOPNOTSUPP, returned stx_mask), never from these.
+ */
+#ifndef FATTRS_COMPAT_LINUX_H
+#define FATTRS_COMPAT_LINUX_H
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+/* ---- include/uapi/linux/fcntl.h ---- */
+#ifndef O_TMPFILE
+# define O_TMPFILE (020000000 | O_DIRECTORY)	/* Linux 3.11 */
+#endif
+#ifndef AT_EMPTY_PATH
+# define AT_EMPTY_PATH 0x1000			/* Linux 2.6.39 */
+#endif
+#ifndef AT_STATX_FORCE_SYNC
+# define AT_STATX_FORCE_SYNC 0x2000		/* Linux 4.11 */
+#endif
+#ifndef AT_STATX_DONT_SYNC
+# define AT_STATX_DONT_SYNC 0x4000		/* Linux 4.11 */
+#endif
+#ifndef RENAME_NOREPLACE
+# define RENAME_NOREPLACE (1 << 0)		/* Linux 3.15, include/uapi/linux/fs.h */
+#endif
+#ifndef RENAME_EXCHANGE
+# define RENAME_EXCHANGE (1 << 1)		/* Linux 3.15, include/uapi/linux/fs.h */
+#endif
+
+/* ---- include/uapi/linux/stat.h ---- */
+#ifndef STATX_MNT_ID
+# define STATX_MNT_ID 0x00001000U		/* Linux 5.8 */
+#endif
+#ifndef STATX_DIOALIGN
+# define STATX_DIOALIGN 0x00002000U		/* Linux 6.1 */
+#endif
+#ifndef STATX_MNT_ID_UNIQUE
+# define STATX_MNT_ID_UNIQUE 0x00004000U	/* Linux 6.8 */
+#endif
+#ifndef STATX_SUBVOL
+# define STATX_SUBVOL 0x00008000U		/* Linux 6.10 */
+#endif
+#ifndef STATX_WRITE_ATOMIC
+# define STATX_WRITE_ATOMIC 0x00010000U		/* Linux 6.11 */
+#endif
+#ifndef STATX_DIO_READ_ALIGN
+# define STATX_DIO_READ_ALIGN 0x00020000U	/* Linux 6.14 */
+#endif
+#ifndef STATX_ATTR_WRITE_ATOMIC
+# define STATX_ATTR_WRITE_ATOMIC 0x00400000	/* Linux 6.11 */
+#endif
+
+/*
+ * struct statx as of Linux 6.16 (unchanged through 7.2-rc1).  The 6.1
+ * header's struct statx stops at stx_dio_offset_align, so the full layout
+ * is carried under another name.
+ */
+struct fattrs_statx_timestamp {
+	int64_t tv_sec;
+	uint32_t tv_nsec;
+	int32_t __reserved;
+};
+
+struct fattrs_statx_buf {
+	uint32_t stx_mask;
+	uint32_t stx_blksize;
+	uint64_t stx_attributes;
+	uint32_t stx_nlink;
+	uint32_t stx_uid;
+	uint32_t stx_gid;
+	uint16_t stx_mode;
+	uint16_t __spare0[1];
+	uint64_t stx_ino;
+	uint64_t stx_size;
+	uint64_t stx_blocks;
+	uint64_t stx_attributes_mask;
+	struct fattrs_statx_timestamp stx_atime;
+	struct fattrs_statx_timestamp stx_btime;
+	struct fattrs_statx_timestamp stx_ctime;
+	struct fattrs_statx_timestamp stx_mtime;
+	uint32_t stx_rdev_major;
+	uint32_t stx_rdev_minor;
+	uint32_t stx_dev_major;
+	uint32_t stx_dev_minor;
+	uint64_t stx_mnt_id;
+	uint32_t stx_dio_mem_align;		/* Linux 6.1 */
+	uint32_t stx_dio_offset_align;		/* Linux 6.1 */
+	uint64_t stx_subvol;			/* Linux 6.10 */
+	uint32_t stx_atomic_write_unit_min;	/* Linux 6.11 */
+	uint32_t stx_atomic_write_unit_max;	/* Linux 6.11 */
+	uint32_t stx_atomic_write_segments_max;	/* Linux 6.11 */
+	uint32_t stx_dio_read_offset_align;	/* Linux 6.14 */
+	uint32_t stx_atomic_write_unit_max_opt;	/* Linux 6.16 */
+	uint32_t __spare2[1];
+	uint64_t __spare3[8];
+};
+
+_Static_assert(sizeof(struct fattrs_statx_buf) == 256, "struct statx is 256 bytes");
+
+/* ---- arch/x86/entry/syscalls, include/uapi/asm-generic/unistd.h ---- */
+#ifndef __NR_file_getattr
+# if defined(__alpha__)
+#  define __NR_file_getattr 578			/* Linux 6.17 */
+#  define __NR_file_setattr 579			/* Linux 6.17 */
+# else
+#  define __NR_file_getattr 468			/* Linux 6.17 */
+#  define __NR_file_setattr 469			/* Linux 6.17 */
+# endif
+#endif
+
+#endif /* FATTRS_COMPAT_LINUX_H */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Helpers shared by the files of libfattrs only; tools never include this. */
+#ifndef FATTRS_INTERNAL_H
+#define FATTRS_INTERNAL_H
+
+#include <errno.h>
+
+#include "fattrs.h"
+
+/* Fill the template's run of X's in @buf (a copy of tmpl->path). */
+int tmpl_randomize(char *buf, const struct fattrs_tmpl *tmpl);
+
+/* errno as a negative return value, never 0 */
+static inline int negerrno(void)
+{
+	return errno > 0 ? -errno : -EIO;
+}
+
+#endif /* FATTRS_INTERNAL_H */

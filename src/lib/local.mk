@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# libfattrs: the domain library, linked into each tool.
+noinst_LTLIBRARIES += %D%/libfattrs.la
+%C%_libfattrs_la_SOURCES = \
+	%D%/fattrs.h \
+	%D%/internal.h \
+	%D%/compat/linux.h \
+	%D%/mount.c \
+	%D%/path.c \
+	%D%/probe.c \
+	%D%/random.c \
+	%D%/statx.c \
+	%D%/tmpfile.c
+%C%_libfattrs_la_LIBADD = $(LIBS)

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Mount id -> mount point, type, source and options, through libmount.
+ *
+ * libmount is loaded with dlopen() on the first lookup, and
+ * /proc/self/mountinfo is parsed then, once per process: most runs of the
+ * tools never show a mount field, and linking libmount would make every
+ * run load libmount, libblkid, libselinux and libpcre2 (about 30 system
+ * calls of start-up, more than tmpcreate's whole work).
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include <libmount.h>
+
+#include "internal.h"
+
+/* The few libmount functions used, resolved by name. */
+struct mnt_api {
+	__typeof__(mnt_new_table) *new_table;
+	__typeof__(mnt_table_parse_mtab) *table_parse_mtab;
+	__typeof__(mnt_unref_table) *unref_table;
+	__typeof__(mnt_new_iter) *new_iter;
+	__typeof__(mnt_free_iter) *free_iter;
+	__typeof__(mnt_table_next_fs) *table_next_fs;
+	__typeof__(mnt_fs_get_id) *fs_get_id;
+	__typeof__(mnt_fs_get_target) *fs_get_target;
+	__typeof__(mnt_fs_get_fstype) *fs_get_fstype;
+	__typeof__(mnt_fs_get_source) *fs_get_source;
+	__typeof__(mnt_fs_get_vfs_options) *fs_get_vfs_options;
+};
+
+struct fattrs_mounts {
+	void *dl;
+	struct mnt_api api;
+	struct libmnt_table *table;
+	int parses;
+};
+
+struct fattrs_mounts *fattrs_mounts_new(void)
+{
+	return calloc(1, sizeof(struct fattrs_mounts));
+}
+
+struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m)
+{
+	if (m == NULL)
+		return NULL;
+	if (m->table != NULL)
+		m->api.unref_table(m->table);
+	if (m->dl != NULL)
+		(void)dlclose(m->dl);
+	free(m);
+	return NULL;
+}
+
+static int api_load(struct fattrs_mounts *m)
+{
+	static const char *const names[] = {
+		"mnt_new_table", "mnt_table_parse_mtab", "mnt_unref_table",
+		"mnt_new_iter", "mnt_free_iter", "mnt_table_next_fs",
+		"mnt_fs_get_id", "mnt_fs_get_target", "mnt_fs_get_fstype",
+		"mnt_fs_get_source", "mnt_fs_get_vfs_options",
+	};
+	void **slots = (void **)&m->api;
+
+	_Static_assert(sizeof(m->api) == sizeof(names) / sizeof(names[0]) * sizeof(void *),
+		       "one name per libmount function");
+	if (m->dl != NULL)
+		return 0;
+	m->dl = dlopen(LIBMOUNT_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (m->dl == NULL)
+		return -ELIBACC;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		slots[i] = dlsym(m->dl, names[i]);
+		if (slots[i] == NULL) {
+			(void)dlclose(m->dl);
+			m->dl = NULL;
+			return -ELIBBAD;
+		}
+	}
+	return 0;
+}
+
+static int table_parse(struct fattrs_mounts *m)
+{
+	struct libmnt_table *tb;
+	int r;
+
+	tb = m->api.new_table();
+	if (tb == NULL)
+		return -ENOMEM;
+	r = m->api.table_parse_mtab(tb, NULL);
+	if (r < 0) {
+		m->api.unref_table(tb);
+		return r;
+	}
+	if (m->table != NULL)
+		m->api.unref_table(m->table);
+	m->table = tb;
+	m->parses++;
+	return 0;
+}
+
+static int table_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret)
+{
+	struct libmnt_iter *itr = m->api.new_iter(MNT_ITER_BACKWARD);
+	struct libmnt_fs *fs;
+	int r = -ENOENT;
+
+	if (itr == NULL)
+		return -ENOMEM;
+	/* Backwards, so that the topmost of stacked mounts wins. */
+	while (m->api.table_next_fs(m->table, itr, &fs) == 0) {
+		if ((uint64_t)m->api.fs_get_id(fs) != id)
+			continue;
+		*ret = (struct fattrs_mount) {
+			.id = id,
+			.target = m->api.fs_get_target(fs),
+			.fstype = m->api.fs_get_fstype(fs),
+			.source = m->api.fs_get_source(fs),
+			.options = m->api.fs_get_vfs_options(fs),
+		};
+		r = 0;
+		break;
+	}
+	m->api.free_iter(itr);
+	return r;
+}
+
+int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret)
+{
+	int r = api_load(m);
+
+	if (r < 0)
+		return r;
+	if (m->table == NULL) {
+		r = table_parse(m);
+		if (r < 0)
+			return r;
+	}
+	r = table_find(m, id, ret);
+	if (r == -ENOENT && m->parses < 2) {
+		/* Mounted since the table was read: read it once more. */
+		r = table_parse(m);
+		if (r == 0)
+			r = table_find(m, id, ret);
+	}
+	return r;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a directory's filesystem supports, found by trying it: O_TMPFILE,
+ * linking an unnamed file, RENAME_NOREPLACE, user xattrs.  Every name made
+ * here is removed before returning.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Not in the reserved user.fattr. namespace: probing must not look like a flag. */
+#define PROBE_XATTR "user.tmpcreate.probe"
+
+static int xattr_try(int fd)
+{
+	return fsetxattr(fd, PROBE_XATTR, "1", 1, 0) == 0 ? 0 : errno;
+}
+
+int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
+{
+	struct fattrs_probe p = { .link_via = FATTRS_LINK_UNKNOWN };
+	struct fattrs_statx_buf stx;
+	struct fattrs_tmpfile *tf = NULL, *named = NULL;
+	struct fattrs_tmpl tmpl;
+	char *path, *other = NULL;
+	int r;
+
+	r = fattrs_statx(dirfd, dir, 0, STATX_TYPE | STATX_MNT_ID, &stx);
+	if (r < 0)
+		return r;
+	if (!S_ISDIR(stx.stx_mode))
+		return -ENOTDIR;
+	if (stx.stx_mask & STATX_MNT_ID)
+		p.mnt_id = stx.stx_mnt_id;
+
+	path = fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE);
+	if (path == NULL)
+		return -ENOMEM;
+	tmpl = (struct fattrs_tmpl) {
+		.path = path,
+		.x_off = strlen(path) - 10,
+		.x_len = 10,
+	};
+
+	/* 1. O_TMPFILE, and how such a file gets a name. */
+	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_TMPFILE, 0, &tf);
+	if (r == 0) {
+		p.xattr_errno = xattr_try(fattrs_tmpfile_fd(tf));
+		r = fattrs_tmpfile_link(tf, &tmpl);
+		if (r == 0 && fattrs_tmpfile_method(tf) == FATTRS_TMP_TMPFILE) {
+			p.link_via = fattrs_tmpfile_via(tf);
+		} else {
+			p.link_via = FATTRS_LINK_NONE;
+			p.link_errno = r < 0 ? -r : ENOENT;
+		}
+		if (r == 0)
+			(void)unlinkat(dirfd, fattrs_tmpfile_path(tf), 0);
+		tf = fattrs_tmpfile_free(tf);
+	} else if (r == -EOPNOTSUPP) {
+		p.tmpfile_errno = EOPNOTSUPP;
+	} else {
+		goto out;
+	}
+
+	/* 2. A named scratch file: RENAME_NOREPLACE (and xattrs, if not known). */
+	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_NAMED, FATTRS_TMP_SCRATCH, &named);
+	if (r < 0)
+		goto out;
+	if (p.tmpfile_errno != 0)
+		p.xattr_errno = xattr_try(fattrs_tmpfile_fd(named));
+	r = fattrs_tmpname_pick(dirfd, &tmpl, &other);
+	if (r < 0)
+		goto out;
+	if (renameat2(dirfd, fattrs_tmpfile_path(named), dirfd, other, RENAME_NOREPLACE) == 0)
+		(void)unlinkat(dirfd, other, 0);
+	else
+		p.noreplace_errno = errno;
+	r = 0;
+
+	if (p.tmpfile_errno != 0) {
+		p.method = FATTRS_TMP_NAMED;
+		p.why = FATTRS_TMP_WHY_NO_TMPFILE;
+	} else if (p.link_via == FATTRS_LINK_NONE) {
+		p.method = FATTRS_TMP_NAMED;
+		p.why = FATTRS_TMP_WHY_NO_LINK;
+	} else {
+		p.method = FATTRS_TMP_TMPFILE;
+		p.why = FATTRS_TMP_WHY_SUPPORTED;
+	}
+	*ret = p;
+out:
+	named = fattrs_tmpfile_free(named);
+	free(other);
+	free(path);
+	return r;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Random letters and digits for temporary names, from getrandom(2). */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "internal.h"
+
+static const char alphabet[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/* One getrandom(2) call serves many names: 10 X's take 10 bytes. */
+static unsigned char pool[256];
+static size_t pool_left;
+
+static int pool_byte(unsigned char *ret)
+{
+	/* Reject bytes >= 248 so that each of the 62 characters is equally likely. */
+	for (;;) {
+		if (pool_left == 0) {
+			ssize_t n = getrandom(pool, sizeof(pool), 0);
+
+			if (n < 0)
+				return negerrno();
+			pool_left = (size_t)n;
+			if (pool_left == 0)
+				return -EIO;
+		}
+		unsigned char b = pool[--pool_left];
+
+		if (b < 248) {
+			*ret = b;
+			return 0;
+		}
+	}
+}
+
+int fattrs_random_fill(char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char b;
+		int r = pool_byte(&b);
+
+		if (r < 0)
+			return r;
+		buf[i] = alphabet[b % (sizeof(alphabet) - 1)];
+	}
+	return 0;
+}
+
+int tmpl_randomize(char *buf, const struct fattrs_tmpl *tmpl)
+{
+	return fattrs_random_fill(buf + tmpl->x_off, tmpl->x_len);
+}

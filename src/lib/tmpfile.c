@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Temporary files that cannot leak: O_TMPFILE where the filesystem has it,
+ * else a random name made with O_CREAT|O_EXCL|O_NOFOLLOW; giving the file a
+ * name with linkat(2).  DESIGN §4.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* As many names as mkstemp(3) tries (62^3) before it gives up with EEXIST. */
+#define NAME_ATTEMPTS 238328
+
+struct fattrs_tmpfile {
+	int fd;
+	int dirfd;
+	mode_t mode;
+	unsigned int flags;
+	enum fattrs_tmp_method method;
+	enum fattrs_tmp_why why;
+	int why_errno;
+	enum fattrs_link_via via;
+	char *path;		/* NULL while unnamed */
+	int slot;		/* index in the scratch registry, or -1 */
+};
+
+/*
+ * How unnamed files get linked in this process, learned on the first link:
+ * AT_EMPTY_PATH is tried first; after it has failed once, only /proc is
+ * tried; after both have failed, auto creates named files from the start.
+ */
+static enum fattrs_link_via link_known = FATTRS_LINK_UNKNOWN;
+
+/*
+ * Scratch names not yet published, for fattrs_tmpfile_cleanup_signal().  A
+ * slot is filled before the name is created and emptied after it is gone
+ * or published, so a signal in between at worst unlinks nothing.
+ */
+#define SCRATCH_SLOTS 8
+static struct {
+	int dirfd;
+	const char *volatile path;
+} scratch[SCRATCH_SLOTS];
+
+static int scratch_register(int dirfd, const char *path)
+{
+	for (int i = 0; i < SCRATCH_SLOTS; i++) {
+		if (scratch[i].path == NULL) {
+			scratch[i].dirfd = dirfd;
+			scratch[i].path = path;
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void scratch_forget(int slot)
+{
+	if (slot >= 0)
+		scratch[slot].path = NULL;
+}
+
+void fattrs_tmpfile_cleanup_signal(void)
+{
+	for (int i = 0; i < SCRATCH_SLOTS; i++) {
+		const char *p = scratch[i].path;
+
+		if (p != NULL)
+			(void)unlinkat(scratch[i].dirfd, p, 0);
+	}
+}
+
+/* Try random names from @tmpl until @make succeeds with something but EEXIST. */
+static int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
+		     int (*make)(int dirfd, const char *path, void *data), void *data)
+{
+	char *buf = strdup(tmpl->path);
+	int r = -EEXIST;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	for (long i = 0; i < NAME_ATTEMPTS; i++) {
+		r = tmpl_randomize(buf, tmpl);
+		if (r < 0)
+			break;
+		r = make(dirfd, buf, data);
+		if (r != -EEXIST || tmpl->x_len == 0)
+			break;
+	}
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	*ret_path = buf;
+	return r;
+}
+
+struct named_args {
+	mode_t mode;
+	int fd;
+	int slot;	/* registry slot, or -2 when the name is not scratch */
+};
+
+static int make_named(int dirfd, const char *path, void *data)
+{
+	struct named_args *a = data;
+	int fd;
+
+	if (a->slot >= -1) {
+		/* Registered before it exists: a signal may come right after creation. */
+		scratch_forget(a->slot);
+		a->slot = scratch_register(dirfd, path);
+	}
+	fd = openat(dirfd, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, a->mode);
+	if (fd < 0) {
+		int r = negerrno();
+
+		if (a->slot >= 0) {
+			scratch_forget(a->slot);
+			a->slot = -1;
+		}
+		return r;
+	}
+	a->fd = fd;
+	return 0;
+}
+
+static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
+{
+	struct named_args a = {
+		.mode = tf->mode,
+		.fd = -1,
+		.slot = (tf->flags & FATTRS_TMP_SCRATCH) ? -1 : -2,
+	};
+	char *path;
+	int r = try_names(tf->dirfd, tmpl, &path, make_named, &a);
+
+	if (r < 0)
+		return r;
+	tf->fd = a.fd;
+	tf->path = path;
+	if (a.slot >= 0) {
+		/* The registry now points at our own copy of the name. */
+		scratch[a.slot].path = path;
+		tf->slot = a.slot;
+	}
+	tf->method = FATTRS_TMP_NAMED;
+	return 0;
+}
+
+static int open_unnamed(int dirfd, const char *tmpl_path, mode_t mode)
+{
+	char *dir = fattrs_path_dir(tmpl_path);
+	int fd;
+
+	if (dir == NULL)
+		return -ENOMEM;
+	fd = openat(dirfd, dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+	if (fd < 0)
+		fd = negerrno();
+	free(dir);
+	return fd;
+}
+
+/* The errors that mean "this filesystem (or kernel) has no O_TMPFILE". */
+static bool no_tmpfile(int r)
+{
+	return r == -EOPNOTSUPP || r == -EISDIR || r == -EINVAL;
+}
+
+int fattrs_tmpfile_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
+		       enum fattrs_tmp_method method, unsigned int flags,
+		       struct fattrs_tmpfile **ret)
+{
+	struct fattrs_tmpfile *tf = calloc(1, sizeof(*tf));
+	int r;
+
+	if (tf == NULL)
+		return -ENOMEM;
+	*tf = (struct fattrs_tmpfile) {
+		.fd = -1,
+		.dirfd = dirfd,
+		.mode = mode,
+		.flags = flags,
+		.method = method,
+		.why = FATTRS_TMP_WHY_REQUESTED,
+		.slot = -1,
+	};
+
+	if (method == FATTRS_TMP_AUTO && link_known == FATTRS_LINK_NONE) {
+		tf->why = FATTRS_TMP_WHY_NO_LINK;
+		method = FATTRS_TMP_NAMED;
+	}
+	if (method == FATTRS_TMP_NAMED) {
+		r = open_named(tf, tmpl);
+		goto done;
+	}
+
+	r = open_unnamed(dirfd, tmpl->path, mode);
+	if (r >= 0) {
+		tf->fd = r;
+		tf->method = FATTRS_TMP_TMPFILE;
+		if (method == FATTRS_TMP_AUTO)
+			tf->why = FATTRS_TMP_WHY_SUPPORTED;
+		r = 0;
+	} else if (method == FATTRS_TMP_AUTO && no_tmpfile(r)) {
+		tf->why = FATTRS_TMP_WHY_NO_TMPFILE;
+		tf->why_errno = -r;
+		r = open_named(tf, tmpl);
+	} else if (r == -EISDIR || r == -EINVAL) {
+		/* What kernels without O_TMPFILE answer: say it plainly. */
+		r = -EOPNOTSUPP;
+	}
+done:
+	if (r < 0) {
+		free(tf);
+		return r;
+	}
+	*ret = tf;
+	return 0;
+}
+
+struct fattrs_tmpfile *fattrs_tmpfile_free(struct fattrs_tmpfile *tf)
+{
+	if (tf == NULL)
+		return NULL;
+	if (tf->slot >= 0) {
+		(void)unlinkat(tf->dirfd, tf->path, 0);
+		scratch_forget(tf->slot);
+	}
+	if (tf->fd >= 0)
+		(void)close(tf->fd);
+	free(tf->path);
+	free(tf);
+	return NULL;
+}
+
+int fattrs_tmpfile_fd(const struct fattrs_tmpfile *tf)
+{
+	return tf->fd;
+}
+
+enum fattrs_tmp_method fattrs_tmpfile_method(const struct fattrs_tmpfile *tf)
+{
+	return tf->method;
+}
+
+enum fattrs_tmp_why fattrs_tmpfile_why(const struct fattrs_tmpfile *tf, int *ret_errno)
+{
+	if (ret_errno != NULL)
+		*ret_errno = tf->why_errno;
+	return tf->why;
+}
+
+enum fattrs_link_via fattrs_tmpfile_via(const struct fattrs_tmpfile *tf)
+{
+	return tf->via;
+}
+
+const char *fattrs_tmpfile_path(const struct fattrs_tmpfile *tf)
+{
+	return tf->path;
+}
+
+/* Link descriptor @fd as @path, the cheapest way known to work here. */
+static int link_fd(int fd, int dirfd, const char *path, enum fattrs_link_via *ret_via)
+{
+	char proc[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+	int r = -ENOENT;
+
+	if (link_known != FATTRS_LINK_PROC) {
+		if (linkat(fd, "", dirfd, path, AT_EMPTY_PATH) == 0) {
+			*ret_via = link_known = FATTRS_LINK_EMPTY_PATH;
+			return 0;
+		}
+		r = negerrno();
+		/* ENOENT: not our descriptor's to link (kernel < 6.10, no capability). */
+		if (r != -ENOENT)
+			return r;
+	}
+	(void)snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, dirfd, path, AT_SYMLINK_FOLLOW) == 0) {
+		*ret_via = link_known = FATTRS_LINK_PROC;
+		return 0;
+	}
+	r = negerrno();
+	/* A failure to resolve /proc/self/fd/N itself means: no /proc. */
+	if (r == -ENOENT && faccessat(AT_FDCWD, proc, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+		r = -ENOLINK;
+	return r;
+}
+
+struct link_args {
+	int fd;
+	enum fattrs_link_via via;
+};
+
+static int make_link(int dirfd, const char *path, void *data)
+{
+	struct link_args *a = data;
+
+	return link_fd(a->fd, dirfd, path, &a->via);
+}
+
+/* Copy everything from @from to @to, from offset 0. */
+static int copy_all(int from, int to)
+{
+	loff_t in = 0, out = 0;
+
+	for (;;) {
+		ssize_t n = copy_file_range(from, &in, to, &out, 1 << 30, 0);
+
+		if (n == 0)
+			return 0;
+		if (n > 0)
+			continue;
+		if (errno != EXDEV && errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL)
+			return negerrno();
+		break;
+	}
+	for (;;) {
+		char buf[65536];
+		ssize_t n = pread(from, buf, sizeof(buf), in);
+
+		if (n < 0)
+			return negerrno();
+		if (n == 0)
+			return 0;
+		for (ssize_t done = 0; done < n; ) {
+			ssize_t w = pwrite(to, buf + done, (size_t)(n - done), out);
+
+			if (w < 0)
+				return negerrno();
+			done += w;
+			out += w;
+		}
+		in += n;
+	}
+}
+
+/* No way to link an unnamed file: remake it under a name and copy its data. */
+static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
+{
+	int old = tf->fd;
+	int r;
+
+	link_known = FATTRS_LINK_NONE;
+	tf->via = FATTRS_LINK_NONE;
+	r = open_named(tf, tmpl);
+	if (r < 0) {
+		tf->fd = old;
+		tf->method = FATTRS_TMP_TMPFILE;
+		return r;
+	}
+	r = copy_all(old, tf->fd);
+	if (r < 0) {
+		(void)unlinkat(tf->dirfd, tf->path, 0);
+		(void)close(tf->fd);
+		free(tf->path);
+		tf->path = NULL;
+		tf->fd = old;
+		tf->method = FATTRS_TMP_TMPFILE;
+		return r;
+	}
+	(void)close(old);
+	tf->why = FATTRS_TMP_WHY_NO_LINK;
+	tf->why_errno = ENOENT;
+	return 0;
+}
+
+int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
+{
+	struct link_args a = { .fd = tf->fd };
+	char *path;
+	int r;
+
+	if (tf->path != NULL) {
+		/* Named from the start: it already has its name. */
+		scratch_forget(tf->slot);
+		tf->slot = -1;
+		return 0;
+	}
+	r = try_names(tf->dirfd, tmpl, &path, make_link, &a);
+	if (r == -ENOLINK)
+		return relink_as_named(tf, tmpl);
+	if (r < 0)
+		return r;
+	tf->path = path;
+	tf->via = a.via;
+	return 0;
+}
+
+static int make_dir(int dirfd, const char *path, void *data)
+{
+	return mkdirat(dirfd, path, *(mode_t *)data) == 0 ? 0 : negerrno();
+}
+
+int fattrs_tmpdir_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode, char **ret_path)
+{
+	return try_names(dirfd, tmpl, ret_path, make_dir, &mode);
+}
+
+static int make_nothing(int dirfd, const char *path, void *data)
+{
+	struct stat st;
+
+	(void)data;
+	if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	return errno == ENOENT ? 0 : negerrno();
+}
+
+int fattrs_tmpname_pick(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path)
+{
+	return try_names(dirfd, tmpl, ret_path, make_nothing, NULL);
+}

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The three programs and the presentation helpers they share (libcli).
+noinst_LTLIBRARIES += %D%/libcli.la
+%C%_libcli_la_SOURCES = \
+	%D%/cli.h \
+	%D%/json.c \
+	%D%/msg.c \
+	%D%/options.c \
+	%D%/quote.c
+%C%_libcli_la_LIBADD = $(POPT_LIBS)
+
+bin_PROGRAMS += %D%/tmpcreate
+%C%_tmpcreate_SOURCES = %D%/tmpcreate.c
+%C%_tmpcreate_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(ATTR_LIBS)

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * popt glue with GNU getopt's conventions: optional arguments only as
+ * --name=VALUE, and usage errors worded as getopt words them, so that
+ * scripts and people see what coreutils would say.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The table row for long option @name (up to @len bytes), or NULL. */
+static const struct poptOption *find_long(const struct poptOption *t, const char *name, size_t len)
+{
+	for (; t->longName != NULL || t->shortName != '\0' || t->argInfo != 0; t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			const struct poptOption *r = find_long(t->arg, name, len);
+
+			if (r != NULL)
+				return r;
+			continue;
+		}
+		if (t->longName != NULL && strlen(t->longName) == len &&
+		    strncmp(t->longName, name, len) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+static const struct poptOption *find_short(const struct poptOption *t, char c)
+{
+	for (; t->longName != NULL || t->shortName != '\0' || t->argInfo != 0; t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			const struct poptOption *r = find_short(t->arg, c);
+
+			if (r != NULL)
+				return r;
+			continue;
+		}
+		if (t->shortName == c)
+			return t;
+	}
+	return NULL;
+}
+
+static bool takes_arg(const struct poptOption *o)
+{
+	unsigned int type = o->argInfo & POPT_ARG_MASK;
+
+	return type != POPT_ARG_NONE && type != POPT_ARG_VAL;
+}
+
+/* The table popt was given, for the error messages. */
+static const struct poptOption *parse_table;
+/* The rewritten argv, freed with the process. */
+static const char **argv_copy;
+
+poptContext cli_popt_context(int argc, const char **argv, const struct poptOption *table,
+			     const char *operands)
+{
+	poptContext pc;
+
+	argv_copy = calloc((size_t)argc + 1, sizeof(*argv_copy));
+	if (argv_copy == NULL)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		const struct poptOption *o = NULL;
+
+		argv_copy[i] = w;
+		if (i == 0)
+			continue;
+		if (strcmp(w, "--") == 0) {
+			for (i++; i < argc; i++)
+				argv_copy[i] = argv[i];
+			break;
+		}
+		if (w[0] == '-' && w[1] == '-' && strchr(w, '=') == NULL)
+			o = find_long(table, w + 2, strlen(w + 2));
+		if (o != NULL && (o->argInfo & POPT_ARGFLAG_OPTIONAL)) {
+			/* getopt: "--tmpdir DIR" is --tmpdir with no argument, then an operand. */
+			char *eq = malloc(strlen(w) + 2);
+
+			if (eq == NULL)
+				cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+			strcpy(eq, w);
+			strcat(eq, "=");
+			argv_copy[i] = eq;
+		} else if (o != NULL && takes_arg(o) && i + 1 < argc) {
+			argv_copy[i + 1] = argv[i + 1];
+			i++;
+		} else if (w[0] == '-' && w[1] != '-' && w[1] != '\0') {
+			/* A cluster whose last option takes the next word as its argument. */
+			const struct poptOption *s = NULL;
+
+			for (const char *c = w + 1; *c != '\0'; c++) {
+				s = find_short(table, *c);
+				if (s == NULL || takes_arg(s))
+					break;
+			}
+			if (s != NULL && takes_arg(s) && w[strlen(w) - 1] == s->shortName &&
+			    i + 1 < argc) {
+				argv_copy[i + 1] = argv[i + 1];
+				i++;
+			}
+		}
+	}
+	parse_table = table;
+	pc = poptGetContext(PACKAGE_NAME, argc, argv_copy, table, 0);
+	if (pc == NULL)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	poptSetOtherOptionHelp(pc, operands);
+	return pc;
+}
+
+void cli_popt_fail(poptContext pc, int rc)
+{
+	const char *word = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
+	bool is_long = word != NULL && word[0] == '-' && word[1] == '-';
+	size_t namelen = 0;
+
+	if (word == NULL)
+		word = "";
+	if (is_long) {
+		const char *eq = strchr(word, '=');
+
+		namelen = eq != NULL ? (size_t)(eq - word) : strlen(word);
+	}
+
+	switch (rc) {
+	case POPT_ERROR_BADOPT:
+		if (is_long) {
+			cli_warn(0, _("unrecognized option '%s'"), word);
+		} else {
+			char bad = word[1];
+
+			for (const char *c = word + 1; *c != '\0'; c++) {
+				const struct poptOption *s = find_short(parse_table, *c);
+
+				if (s == NULL) {
+					bad = *c;
+					break;
+				}
+				if (takes_arg(s))
+					break;
+			}
+			cli_warn(0, _("invalid option -- '%c'"), bad);
+		}
+		break;
+	case POPT_ERROR_NOARG:
+		if (is_long)
+			cli_warn(0, _("option '%.*s' requires an argument"), (int)namelen, word);
+		else
+			cli_warn(0, _("option requires an argument -- '%c'"),
+				 word[0] != '\0' ? word[strlen(word) - 1] : '?');
+		break;
+	case POPT_ERROR_UNWANTEDARG:
+		cli_warn(0, _("option '%.*s' doesn't allow an argument"), (int)namelen, word);
+		break;
+	default:
+		cli_warn(0, "%s: %s", word, poptStrerror(rc));
+		break;
+	}
+	cli_try_help();
+	poptFreeContext(pc);
+	exit(CLI_EXIT_FAILURE);
+}
