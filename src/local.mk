@@ -7,8 +7,7 @@ noinst_LTLIBRARIES += %D%/libcli.la
 	%D%/msg.c \
 	%D%/options.c \
 	%D%/quote.c
-%C%_libcli_la_LIBADD = $(POPT_LIBS)
 
 bin_PROGRAMS += %D%/tmpcreate
 %C%_tmpcreate_SOURCES = %D%/tmpcreate.c
-%C%_tmpcreate_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(ATTR_LIBS)
+%C%_tmpcreate_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make check: C unit tests (TAP) for the library, bats files for the programs,
+# all through automake's TAP driver.
+TEST_EXTENSIONS = .bats
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+AM_LOG_DRIVER_FLAGS = --comments
+BATS_LOG_DRIVER = $(LOG_DRIVER)
+BATS_LOG_COMPILER = $(BATS)
+AM_BATS_LOG_FLAGS = --tap
+AM_BATS_LOG_DRIVER_FLAGS = --comments --ignore-exit
+AM_TESTS_ENVIRONMENT = \
+	PATH='$(abs_top_builddir)/src':"$$PATH"; export PATH; \
+	LC_ALL=C; export LC_ALL; \
+	unset POSIXLY_CORRECT POSIX_ME_HARDER; \
+	FATTRS_SRCDIR='$(abs_top_srcdir)'; export FATTRS_SRCDIR; \
+	FATTRS_BUILDDIR='$(abs_top_builddir)'; export FATTRS_BUILDDIR; \
+	MANDOC='$(MANDOC)'; export MANDOC; \
+	ASAN_OPTIONS=exitcode=86:detect_leaks=1; export ASAN_OPTIONS; \
+	UBSAN_OPTIONS=exitcode=87:print_stacktrace=1; export UBSAN_OPTIONS;
+
+# ---- library unit tests: tests/unit/<concern>.c pairs with src/lib/<concern>.c
+UNIT_TESTS = \
+	tests/unit/mount \
+	tests/unit/path \
+	tests/unit/probe \
+	tests/unit/random \
+	tests/unit/tmpfile
+check_PROGRAMS += $(UNIT_TESTS)
+UNIT_LDADD = src/lib/libfattrs.la
+tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h
+tests_unit_mount_LDADD = $(UNIT_LDADD)
+tests_unit_path_SOURCES = tests/unit/path.c tests/unit/tap.h
+tests_unit_path_LDADD = $(UNIT_LDADD)
+tests_unit_probe_SOURCES = tests/unit/probe.c tests/unit/tap.h
+tests_unit_probe_LDADD = $(UNIT_LDADD)
+tests_unit_random_SOURCES = tests/unit/random.c tests/unit/tap.h
+tests_unit_random_LDADD = $(UNIT_LDADD)
+tests_unit_tmpfile_SOURCES = tests/unit/tmpfile.c tests/unit/tap.h
+tests_unit_tmpfile_LDADD = $(UNIT_LDADD)
+
+# ---- program tests: tests/<tool>/*.bats pairs with src/<tool>.c
+BATS_TESTS = \
+	tests/tmpcreate/mktemp-compat.bats \
+	tests/tmpcreate/filesystems.bats \
+	tests/tmpcreate/probe.bats \
+	tests/tmpcreate/errors.bats \
+	tests/docs/consistency.bats \
+	tests/docs/completions.bats
+
+TESTS += $(UNIT_TESTS) $(BATS_TESTS)
+EXTRA_DIST += \
+	$(BATS_TESTS) \
+	tests/README.md \
+	tests/helpers/common.bash \
+	tests/helpers/fs.bash \
+	tests/helpers/fault.bash

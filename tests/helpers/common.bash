@@ -1,0 +1,43 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Loaded by every .bats file:  load '../helpers/common'
+#
+# Loads bats-support, bats-assert and bats-file, puts the freshly built
+# programs first on PATH, and offers small require_* helpers that skip
+# with a reason when the environment cannot run a test.
+
+bats_require_minimum_version 1.5.0
+
+bats_load_library bats-support
+bats_load_library bats-assert
+bats_load_library bats-file
+
+# make check sets FATTRS_SRCDIR/FATTRS_BUILDDIR and PATH; by hand from an
+# in-tree build ("bats tests/tmpcreate"), fall back to the source tree.
+: "${FATTRS_SRCDIR:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+: "${FATTRS_BUILDDIR:=$FATTRS_SRCDIR}"
+case ":$PATH:" in
+*":$FATTRS_BUILDDIR/src:"*) ;;
+*) PATH="$FATTRS_BUILDDIR/src:$PATH" ;;
+esac
+export FATTRS_SRCDIR FATTRS_BUILDDIR PATH
+export LC_ALL=C
+unset POSIXLY_CORRECT POSIX_ME_HARDER
+
+# The real GNU mktemp, to compare against (never written to or near).
+GNU_MKTEMP=/usr/bin/mktemp
+
+require_root() {
+	[[ $EUID -eq 0 ]] || skip "needs root${1:+ to $1}"
+}
+
+require_nonroot() {
+	[[ $EUID -ne 0 ]] || skip "needs a non-root user${1:+ to $1} (root bypasses permissions)"
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "needs $c"
+	done
+}

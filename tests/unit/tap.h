@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Tiny TAP helpers for the library's unit tests (one program per library file). */
+#ifndef FATTRS_TAP_H
+#define FATTRS_TAP_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int tap_n;
+static int tap_failed;
+
+static inline void tap_plan(int n)
+{
+	printf("1..%d\n", n);
+}
+
+__attribute__((format(printf, 2, 3)))
+static inline bool tap_ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		tap_failed++;
+	(void)fflush(stdout);
+	return cond;
+}
+
+#define is_int(got, want, ...) do { \
+	long long g_ = (got), w_ = (want); \
+	if (!tap_ok(g_ == w_, __VA_ARGS__)) \
+		printf("#   got %lld, want %lld (%s:%d)\n", g_, w_, __FILE__, __LINE__); \
+} while (0)
+
+#define is_str(got, want, ...) do { \
+	const char *g_ = (got), *w_ = (want); \
+	if (!tap_ok(g_ != NULL && w_ != NULL ? strcmp(g_, w_) == 0 : g_ == w_, __VA_ARGS__)) \
+		printf("#   got '%s', want '%s' (%s:%d)\n", g_ ? g_ : "(null)", \
+		       w_ ? w_ : "(null)", __FILE__, __LINE__); \
+} while (0)
+
+__attribute__((format(printf, 1, 2)))
+static inline void tap_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %d # SKIP ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static inline int tap_done(void)
+{
+	return tap_failed == 0 ? 0 : 1;
+}
+
+#endif /* FATTRS_TAP_H */
