@@ -1,46 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tmpcreate: temporary files that cannot leak.  In its first mode a drop-in
- * for mktemp(1) whose files start unnamed (O_TMPFILE) and get their name
- * only once ready; --probe tells what a directory's filesystem supports.
+ * tmpcreate: temporary files that cannot leak.  Four modes: a drop-in for
+ * mktemp(1) whose files start unnamed (O_TMPFILE) and get their name only
+ * once ready; -o FILE, output published only when complete; --scratch, an
+ * unnamed file for a command; --probe, what a directory's filesystem
+ * supports.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "fattrs.h"
 
 enum {
-	OPT_DIRECTORY = 1,
+	OPT_BACKUP = 1,
+	OPT_DIRECTORY,
 	OPT_DRY_RUN,
+	OPT_IF_CHANGED,
 	OPT_JSON,
 	OPT_METHOD,
+	OPT_MODE,
+	OPT_NO_CLOBBER,
+	OPT_NO_DEREFERENCE,
+	OPT_OUTPUT,
+	OPT_PRESERVE,
 	OPT_PROBE,
 	OPT_QUIET,
+	OPT_SCRATCH,
 	OPT_SUFFIX,
+	OPT_SYNC,
 	OPT_T,
 	OPT_TMPDIR,
 	OPT_VERBOSE,
 };
 
-/* Sorted by long name; -p and -t have no long name of their own. */
-static const struct poptOption options[] = {
+/* mktemp mode: the options of mktemp(1), sorted by long name. */
+static struct poptOption mktemp_options[] = {
 	{ "directory", 'd', POPT_ARG_NONE, NULL, OPT_DIRECTORY,
 	  "create a directory, not a file", NULL },
 	{ "dry-run", 'u', POPT_ARG_NONE, NULL, OPT_DRY_RUN,
 	  "do not create anything; merely print a name (unsafe)", NULL },
-	{ "json", '\0', POPT_ARG_NONE, NULL, OPT_JSON,
-	  "with --probe: one JSON object per directory", NULL },
-	{ "method", '\0', POPT_ARG_STRING, NULL, OPT_METHOD,
-	  "how files are made: auto (default), tmpfile or named", "auto|tmpfile|named" },
-	{ "probe", '\0', POPT_ARG_NONE, NULL, OPT_PROBE,
-	  "tell what each DIR's filesystem supports, and which method auto picks", NULL },
 	{ "quiet", 'q', POPT_ARG_NONE, NULL, OPT_QUIET,
 	  "suppress diagnostics about file/dir-creation failure", NULL },
 	{ "suffix", '\0', POPT_ARG_STRING, NULL, OPT_SUFFIX,
@@ -48,9 +57,50 @@ static const struct poptOption options[] = {
 	{ "tmpdir", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_TMPDIR,
 	  "interpret TEMPLATE relative to DIR ($TMPDIR if set, else /tmp)", "DIR" },
 	{ NULL, 'p', POPT_ARG_STRING, NULL, OPT_TMPDIR,
-	  "same as --tmpdir=DIR", "DIR" },
+	  "same as --tmpdir=DIR (also the directory of --scratch and --probe)", "DIR" },
 	{ NULL, 't', POPT_ARG_NONE, NULL, OPT_T,
 	  "TEMPLATE is one name in $TMPDIR, else -p DIR, else /tmp [deprecated]", NULL },
+	POPT_TABLEEND
+};
+
+/* -o mode: atomic output, sorted by long name. */
+static struct poptOption output_options[] = {
+	{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP,
+	  "keep the old FILE as FILE~ (or FILE plus SUFFIX)", "SUFFIX" },
+	{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP,
+	  "like --backup, with the default suffix", NULL },
+	{ "if-changed", '\0', POPT_ARG_NONE, NULL, OPT_IF_CHANGED,
+	  "leave FILE (and its mtime) alone when the new bytes are the same", NULL },
+	{ "mode", 'm', POPT_ARG_STRING, NULL, OPT_MODE,
+	  "give FILE this octal mode (default: the old FILE's, else 0666 & ~umask)", "MODE" },
+	{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER,
+	  "fail rather than replace an existing FILE (race-free)", NULL },
+	{ "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NO_DEREFERENCE,
+	  "replace a symbolic link FILE itself, not its target", NULL },
+	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
+	  "write standard input, or COMMAND's output, to FILE atomically", "FILE" },
+	{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PRESERVE,
+	  "keep only these of the old FILE's attributes: mode, ownership, xattr, all (default: all the caller may keep)",
+	  "LIST" },
+	{ "sync", '\0', POPT_ARG_STRING, NULL, OPT_SYNC,
+	  "flush nothing (none), the data (data), or data and directory (full, the default)", "LEVEL" },
+	POPT_TABLEEND
+};
+
+/* Options every mode shares, and the mode switches; sorted by long name. */
+static const struct poptOption options[] = {
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, mktemp_options, 0,
+	  "Creating a temporary file or directory (mktemp):", NULL },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, output_options, 0,
+	  "Atomic output (-o FILE):", NULL },
+	{ "json", '\0', POPT_ARG_NONE, NULL, OPT_JSON,
+	  "with --probe: one JSON object per directory", NULL },
+	{ "method", '\0', POPT_ARG_STRING, NULL, OPT_METHOD,
+	  "how files are made: auto (default), tmpfile or named", "METHOD" },
+	{ "probe", '\0', POPT_ARG_NONE, NULL, OPT_PROBE,
+	  "tell what each DIR's filesystem supports, and which method auto picks", NULL },
+	{ "scratch", '\0', POPT_ARG_NONE, NULL, OPT_SCRATCH,
+	  "run COMMAND with an unnamed scratch file ($TMPCREATE_FD, $TMPCREATE_FILE, {})", NULL },
 	{ "verbose", 'v', POPT_ARG_NONE, NULL, OPT_VERBOSE,
 	  "say which method made the file, and why", NULL },
 	CLI_VERSION_OPTION,
@@ -73,6 +123,16 @@ static const char *const link_words[] = {
 	[FATTRS_LINK_NONE] = "none",
 };
 
+/* Indexed by the bit number of FATTRS_PRESERVE_*: the words of --preserve. */
+static const char *const preserve_words[] = { "mode", "ownership", "xattr" };
+
+enum sync_level { SYNC_NONE, SYNC_DATA, SYNC_FULL };
+static const char *const sync_words[] = {
+	[SYNC_NONE] = "none",
+	[SYNC_DATA] = "data",
+	[SYNC_FULL] = "full",
+};
+
 struct tmpcreate_control {
 	bool directory;
 	bool dry_run;
@@ -82,8 +142,19 @@ struct tmpcreate_control {
 	bool deprecated_t;
 	bool use_tmpdir;
 	bool verbose;
+	bool scratch;
+	bool no_clobber;
+	bool no_dereference;
+	bool if_changed;
+	bool mode_set;
+	bool preserve_set;	/* --preserve given: failing to keep those is an error */
 	char *tmpdir;		/* -p DIR / --tmpdir=DIR; NULL or "" when not given */
 	char *suffix;
+	char *output;		/* -o FILE */
+	char *backup;		/* the backup suffix, or NULL for no backup */
+	mode_t mode;
+	unsigned int preserve;	/* FATTRS_PRESERVE_* */
+	enum sync_level sync;
 	enum fattrs_tmp_method method;
 };
 
@@ -93,14 +164,53 @@ static void set_string(char **slot, poptContext pc)
 	*slot = poptGetOptArg(pc);
 }
 
-static enum fattrs_tmp_method parse_method(const char *word)
+/* The index of @word in @words, or a usage error naming --@option. */
+static size_t parse_word(const char *option, const char *word, const char *const *words, size_t n)
 {
-	for (size_t i = 0; i < sizeof(method_words) / sizeof(method_words[0]); i++) {
-		if (strcmp(word, method_words[i]) == 0)
-			return (enum fattrs_tmp_method)i;
+	char valid[256] = "";
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(word, words[i]) == 0)
+			return i;
 	}
-	cli_usage_error(_("invalid argument %s for '--method'; valid arguments are 'auto', 'tmpfile', 'named'"),
-			cli_quote(word));
+	for (size_t i = 0; i < n; i++)
+		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s'%s'",
+			       i ? ", " : "", words[i]);
+	cli_usage_error(_("invalid argument %s for '--%s'; valid arguments are %s"),
+			cli_quote(word), option, valid);
+}
+
+#define PARSE_WORD(option, word, words) \
+	parse_word(option, word, words, sizeof(words) / sizeof(words[0]))
+
+static unsigned int parse_preserve(const char *list)
+{
+	unsigned int bits = 0;
+	char *copy, *save = NULL;
+
+	if (list == NULL || *list == '\0')
+		return FATTRS_PRESERVE_ALL;
+	copy = strdup(list);
+	if (copy == NULL)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	for (char *w = strtok_r(copy, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
+		if (strcmp(w, "all") == 0)
+			bits |= FATTRS_PRESERVE_ALL;
+		else
+			bits |= 1U << PARSE_WORD("preserve", w, preserve_words);
+	}
+	free(copy);
+	return bits;
+}
+
+static mode_t parse_mode(const char *word)
+{
+	char *end;
+	unsigned long m = strtoul(word, &end, 8);
+
+	if (*word == '\0' || *end != '\0' || m > 07777)
+		cli_usage_error(_("invalid mode %s; give it in octal, such as 0644"), cli_quote(word));
+	return (mode_t)m;
 }
 
 /* Why the method was chosen, as words for -v and --probe. */
@@ -378,18 +488,420 @@ static int probe_main(const struct tmpcreate_control *ctl, const char **args)
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }
 
+/* ------------------------------------------------------------ running COMMAND */
+
+/*
+ * Start COMMAND with its stdout on @out_fd (-1: inherited).  An exec
+ * failure comes back through a close-on-exec pipe as its errno.
+ * Returns the child's pid, or -1 with *ret_exit set (126 or 127) and the
+ * error reported.
+ */
+static pid_t command_start(const char **cmd, int out_fd, int *ret_exit)
+{
+	int errpipe[2];
+	int err = 0;
+	pid_t pid;
+
+	if (pipe2(errpipe, O_CLOEXEC) < 0) {
+		cli_warn(errno, _("cannot run %s"), cli_quote(cmd[0]));
+		*ret_exit = CLI_EXIT_CANCELED;
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		(void)close(errpipe[0]);
+		if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || close(out_fd) < 0))
+			_exit(CLI_EXIT_CANCELED);
+		(void)signal(SIGPIPE, SIG_DFL);
+		execvp(cmd[0], (char *const *)(uintptr_t)cmd);
+		err = errno;
+		(void)!write(errpipe[1], &err, sizeof(err));
+		_exit(err == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE);
+	}
+	(void)close(errpipe[1]);
+	if (pid < 0) {
+		cli_warn(errno, _("cannot run %s"), cli_quote(cmd[0]));
+		(void)close(errpipe[0]);
+		*ret_exit = CLI_EXIT_CANCELED;
+		return -1;
+	}
+	if (read(errpipe[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
+		(void)close(errpipe[0]);
+		(void)waitpid(pid, NULL, 0);
+		cli_warn(err, _("cannot run %s"), cli_quote(cmd[0]));
+		*ret_exit = err == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE;
+		return -1;
+	}
+	(void)close(errpipe[0]);
+	return pid;
+}
+
+/* COMMAND's exit status as a shell reports it (128 + signal when killed). */
+static int command_wait(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return CLI_EXIT_CANCELED;
+	}
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + WTERMSIG(st);
+}
+
+/* ------------------------------------------------------------ -o FILE */
+
+/* Named scratch files are removed on these signals; O_TMPFILE ones need nothing. */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+static void cleanup_handler(int sig)
+{
+	fattrs_tmpfile_cleanup_signal();
+	(void)signal(sig, SIG_DFL);
+	(void)raise(sig);
+}
+
+static void cleanup_on_signals(void)
+{
+	struct sigaction sa = { .sa_handler = cleanup_handler };
+
+	(void)sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		(void)sigaction(cleanup_signals[i], &sa, NULL);
+}
+
+/* Give the new file its attributes: the old file's (where kept), else --mode or 0666 & ~umask. */
+static bool output_attributes(const struct tmpcreate_control *ctl, int old_fd, int new_fd,
+			      const char *file)
+{
+	unsigned int failed = 0;
+	mode_t mask;
+
+	if (old_fd >= 0 && ctl->preserve != 0) {
+		unsigned int what = ctl->preserve;
+		int r;
+
+		if (ctl->mode_set)
+			what &= ~(unsigned int)FATTRS_PRESERVE_MODE;
+		r = fattrs_preserve(old_fd, new_fd, what, &failed);
+		/* By default keep what the caller may; what --preserve names must be kept. */
+		if (r < 0 && ctl->preserve_set) {
+			for (size_t i = 0; i < sizeof(preserve_words) / sizeof(preserve_words[0]); i++) {
+				if (failed & (1U << i)) {
+					cli_warn(-r, _("cannot keep the %s of %s"), preserve_words[i],
+						 cli_quote(file));
+					return false;
+				}
+			}
+		}
+		if (!(what & FATTRS_PRESERVE_MODE) && !ctl->mode_set)
+			goto default_mode;
+		if (!ctl->mode_set && !(failed & FATTRS_PRESERVE_MODE))
+			return true;
+	}
+	if (ctl->mode_set) {
+		if (fchmod(new_fd, ctl->mode) < 0) {
+			cli_warn(errno, _("cannot set the mode of %s"), cli_quote(file));
+			return false;
+		}
+		return true;
+	}
+default_mode:
+	/* A new file gets what shell redirection would give it. */
+	mask = umask(0);
+	(void)umask(mask);
+	if (fchmod(new_fd, 0666 & ~mask) < 0) {
+		cli_warn(errno, _("cannot set the mode of %s"), cli_quote(file));
+		return false;
+	}
+	return true;
+}
+
+/* Refuse what cannot be replaced before any data is read: say why. */
+static bool output_check_target(const char *file, const struct fattrs_statx_buf *stx)
+{
+	uint64_t set = stx->stx_attributes & stx->stx_attributes_mask;
+
+	if (S_ISDIR(stx->stx_mode)) {
+		cli_warn(EISDIR, _("cannot write %s"), cli_quote(file));
+		return false;
+	}
+	if (set & STATX_ATTR_IMMUTABLE) {
+		cli_warn(0, _("cannot replace %s: it is immutable; tmpcreate never clears flags (see chattr(1))"),
+			 cli_quote(file));
+		return false;
+	}
+	if (set & STATX_ATTR_APPEND) {
+		cli_warn(0, _("cannot replace %s: it is append-only; tmpcreate never clears flags (see chattr(1))"),
+			 cli_quote(file));
+		return false;
+	}
+	return true;
+}
+
+static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
+{
+	const char *file = ctl->output;
+	int fail = cmd != NULL && cmd[0] != NULL ? CLI_EXIT_CANCELED : CLI_EXIT_FAILURE;
+	struct fattrs_tmpfile *tf = NULL;
+	struct fattrs_statx_buf old;
+	struct fattrs_tmpl tmpl = { .path = NULL };
+	char *target = NULL, *dir = NULL, *hidden = NULL, *backup = NULL;
+	int old_fd = -1, in_fd = STDIN_FILENO, pipefd[2] = { -1, -1 };
+	bool exists;
+	pid_t pid = -1;
+	uint64_t bytes = 0;
+	int status = fail, r, read_errno = 0;
+
+	if (*file == '\0') {
+		cli_warn(ENOENT, _("cannot write %s"), cli_quote(file));
+		return fail;
+	}
+	r = ctl->no_dereference ? ((target = strdup(file)) != NULL ? 0 : -ENOMEM)
+				: fattrs_path_resolve(AT_FDCWD, file, &target);
+	if (r < 0) {
+		cli_warn(-r, _("cannot write %s"), cli_quote(file));
+		return fail;
+	}
+	r = fattrs_statx(AT_FDCWD, target, AT_SYMLINK_NOFOLLOW,
+			 STATX_TYPE | STATX_MODE | STATX_SIZE, &old);
+	exists = r == 0;
+	if (r < 0 && r != -ENOENT) {
+		cli_warn(-r, _("cannot write %s"), cli_quote(file));
+		goto out;
+	}
+	if (exists && !output_check_target(file, &old))
+		goto out;
+	if (exists && ctl->no_clobber) {
+		cli_warn(EEXIST, _("cannot write %s"), cli_quote(file));
+		goto out;
+	}
+	if (exists && S_ISREG(old.stx_mode) && (ctl->preserve != 0 || ctl->if_changed))
+		old_fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	dir = fattrs_path_dir(target);
+	hidden = dir != NULL ? fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE) : NULL;
+	if (hidden == NULL)
+		cli_die(fail, 0, _("memory exhausted"));
+	tmpl = (struct fattrs_tmpl) {
+		.path = hidden,
+		.x_off = strlen(hidden) - strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
+		.x_len = strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
+	};
+	cleanup_on_signals();
+	r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method, FATTRS_TMP_SCRATCH, &tf);
+	if (r < 0) {
+		if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
+			cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
+				 cli_quote(dir), strerror(EOPNOTSUPP));
+		else
+			cli_warn(-r, _("cannot create a temporary file in %s"), cli_quote(dir));
+		goto out;
+	}
+
+	if (cmd != NULL && cmd[0] != NULL) {
+		if (pipe2(pipefd, O_CLOEXEC) < 0) {
+			cli_warn(errno, _("cannot run %s"), cli_quote(cmd[0]));
+			goto out;
+		}
+		pid = command_start(cmd, pipefd[1], &status);
+		(void)close(pipefd[1]);
+		if (pid < 0)
+			goto out;
+		in_fd = pipefd[0];
+	}
+	r = fattrs_copy_fd(in_fd, fattrs_tmpfile_fd(tf), &bytes, &read_errno);
+	if (pid > 0) {
+		/* Stop reading: a COMMAND still writing gets SIGPIPE, then we wait. */
+		(void)close(pipefd[0]);
+		pipefd[0] = -1;
+		int cst = command_wait(pid);
+
+		if (cst != 0) {
+			if (r == 0 || cst != 128 + SIGPIPE) {
+				status = cst;
+				if (ctl->verbose)
+					cli_warn(0, _("%s was left untouched: COMMAND exited with status %d"),
+						 cli_quote(file), cst);
+				goto out;
+			}
+		}
+	}
+	if (r < 0) {
+		if (read_errno != 0)
+			cli_warn(read_errno, _("cannot read %s"), pid > 0 ? _("COMMAND's output") : _("standard input"));
+		else
+			cli_warn(-r, _("cannot write %s"), cli_quote(file));
+		goto out;
+	}
+
+	if (ctl->if_changed && old_fd >= 0 && (uint64_t)old.stx_size == bytes &&
+	    fattrs_content_equal(old_fd, fattrs_tmpfile_fd(tf)) == 1) {
+		if (ctl->verbose)
+			cli_warn(0, _("%s is unchanged; left as it was"), cli_quote(file));
+		status = CLI_EXIT_OK;
+		goto out;
+	}
+	if (!output_attributes(ctl, old_fd, fattrs_tmpfile_fd(tf), file))
+		goto out;
+	if (ctl->sync != SYNC_NONE && fsync(fattrs_tmpfile_fd(tf)) < 0) {
+		cli_warn(errno, _("cannot sync %s"), cli_quote(file));
+		goto out;
+	}
+	if (ctl->backup != NULL && asprintf(&backup, "%s%s", target, ctl->backup) < 0)
+		cli_die(fail, 0, _("memory exhausted"));
+	r = fattrs_tmpfile_publish(tf, target, exists ? backup : NULL,
+				   (ctl->no_clobber ? FATTRS_PUBLISH_NOCLOBBER : 0) |
+				   (ctl->sync == SYNC_FULL ? FATTRS_PUBLISH_SYNC_DIR : 0));
+	if (r < 0) {
+		cli_warn(-r, fattrs_tmpfile_path(tf) != NULL && r == -EIO
+			     ? _("cannot sync the directory of %s") : _("cannot write %s"),
+			 cli_quote(file));
+		goto out;
+	}
+	if (ctl->verbose) {
+		char why[256];
+		int err;
+		enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
+
+		cli_warn(0, _("%s %s: %llu bytes, method %s (%s)"), exists ? _("replaced") : _("created"),
+			 cli_quote(file), (unsigned long long)bytes,
+			 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
+	}
+	status = CLI_EXIT_OK;
+out:
+	if (pipefd[0] >= 0)
+		(void)close(pipefd[0]);
+	if (pid > 0 && status == fail)
+		(void)command_wait(pid);
+	if (old_fd >= 0)
+		(void)close(old_fd);
+	fattrs_tmpfile_free(tf);
+	free(backup);
+	free(hidden);
+	free(dir);
+	free(target);
+	return status;
+}
+
+/* ------------------------------------------------------------ --scratch */
+
+/* @arg with every "{}" in it replaced by @path (as find -exec does). */
+static char *subst_braces(const char *arg, const char *path)
+{
+	size_t n = 0, plen = strlen(path);
+	char *ret, *p;
+
+	for (const char *q = strstr(arg, "{}"); q != NULL; q = strstr(q + 2, "{}"))
+		n++;
+	ret = malloc(strlen(arg) + n * plen + 1);
+	if (ret == NULL)
+		return NULL;
+	p = ret;
+	for (const char *q; (q = strstr(arg, "{}")) != NULL; arg = q + 2) {
+		memcpy(p, arg, (size_t)(q - arg));
+		p += q - arg;
+		memcpy(p, path, plen);
+		p += plen;
+	}
+	strcpy(p, arg);
+	return ret;
+}
+
+static int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
+{
+	const char *env = getenv_nonempty("TMPDIR");
+	const char *dir = ctl->tmpdir != NULL && *ctl->tmpdir != '\0' ? ctl->tmpdir
+			: env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
+	struct fattrs_tmpfile *tf = NULL;
+	char *path = fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE);
+	char fdstr[3 * sizeof(int) + 1], file[sizeof("/dev/fd/") + 3 * sizeof(int)];
+	size_t n = 0;
+	int fd, r;
+
+	if (cmd == NULL || cmd[0] == NULL)
+		cli_usage_error(_("--scratch needs a COMMAND to run"));
+	if (path == NULL)
+		cli_die(CLI_EXIT_CANCELED, 0, _("memory exhausted"));
+	struct fattrs_tmpl tmpl = {
+		.path = path,
+		.x_off = strlen(path) - strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
+		.x_len = strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
+	};
+	cleanup_on_signals();
+	r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method, FATTRS_TMP_SCRATCH, &tf);
+	if (r < 0) {
+		if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
+			cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
+				 cli_quote(dir), strerror(EOPNOTSUPP));
+		else
+			cli_warn(-r, _("cannot create a temporary file in %s"), cli_quote(dir));
+		free(path);
+		return CLI_EXIT_CANCELED;
+	}
+	/* A descriptor COMMAND inherits; a named file loses its name at once. */
+	fd = fcntl(fattrs_tmpfile_fd(tf), F_DUPFD, 3);
+	if (fd < 0) {
+		cli_warn(errno, _("cannot create a temporary file in %s"), cli_quote(dir));
+		fattrs_tmpfile_free(tf);
+		free(path);
+		return CLI_EXIT_CANCELED;
+	}
+	if (ctl->verbose) {
+		char why[256];
+		int err;
+		enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
+
+		cli_warn(0, _("scratch file on descriptor %d in %s, method %s (%s)"), fd, cli_quote(dir),
+			 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
+	}
+	fattrs_tmpfile_free(tf);
+	free(path);
+
+	(void)snprintf(fdstr, sizeof(fdstr), "%d", fd);
+	(void)snprintf(file, sizeof(file), "/dev/fd/%d", fd);
+	if (setenv("TMPCREATE_FD", fdstr, 1) < 0 || setenv("TMPCREATE_FILE", file, 1) < 0)
+		cli_die(CLI_EXIT_CANCELED, errno, _("cannot set the environment"));
+	while (cmd[n] != NULL)
+		n++;
+	const char **argv = calloc(n + 1, sizeof(*argv));
+
+	if (argv == NULL)
+		cli_die(CLI_EXIT_CANCELED, 0, _("memory exhausted"));
+	for (size_t i = 0; i < n; i++) {
+		argv[i] = subst_braces(cmd[i], file);
+		if (argv[i] == NULL)
+			cli_die(CLI_EXIT_CANCELED, 0, _("memory exhausted"));
+	}
+	(void)fflush(stdout);
+	(void)signal(SIGPIPE, SIG_DFL);
+	execvp(argv[0], (char *const *)(uintptr_t)argv);
+	r = errno;
+	cli_warn(r, _("cannot run %s"), cli_quote(argv[0]));
+	free(argv);
+	return r == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE;
+}
+
 /* ------------------------------------------------------------ main */
 
 int main(int argc, const char **argv)
 {
-	struct tmpcreate_control ctl = { .method = FATTRS_TMP_AUTO };
+	struct tmpcreate_control ctl = {
+		.method = FATTRS_TMP_AUTO,
+		.preserve = FATTRS_PRESERVE_ALL,
+		.sync = SYNC_FULL,
+	};
 	poptContext pc;
 	char *word = NULL;
 	int rc, status;
 
 	cli_init(argv[0]);
 	pc = cli_popt_context(argc, argv, options,
-			      "[TEMPLATE]\n       tmpcreate --probe [DIR]...");
+			      "[OPTION...] [TEMPLATE]\n"
+			      "  or:  tmpcreate -o FILE [OPTION...] [-- COMMAND [ARG]...]\n"
+			      "  or:  tmpcreate --scratch [OPTION...] -- COMMAND [ARG]...\n"
+			      "  or:  tmpcreate --probe [OPTION...] [DIR]...");
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
 		case OPT_DIRECTORY: ctl.directory = true; break;
@@ -406,7 +918,36 @@ int main(int argc, const char **argv)
 			break;
 		case OPT_METHOD:
 			set_string(&word, pc);
-			ctl.method = parse_method(word);
+			ctl.method = PARSE_WORD("method", word, method_words);
+			break;
+		case OPT_OUTPUT: set_string(&ctl.output, pc); break;
+		case OPT_SCRATCH: ctl.scratch = true; break;
+		case OPT_NO_CLOBBER: ctl.no_clobber = true; break;
+		case OPT_NO_DEREFERENCE: ctl.no_dereference = true; break;
+		case OPT_IF_CHANGED: ctl.if_changed = true; break;
+		case OPT_BACKUP:
+			set_string(&ctl.backup, pc);
+			if (ctl.backup == NULL || *ctl.backup == '\0') {
+				free(ctl.backup);
+				ctl.backup = strdup("~");
+			}
+			if (strchr(ctl.backup, '/') != NULL)
+				cli_usage_error(_("invalid backup suffix %s, contains directory separator"),
+						cli_quote(ctl.backup));
+			break;
+		case OPT_MODE:
+			set_string(&word, pc);
+			ctl.mode = parse_mode(word);
+			ctl.mode_set = true;
+			break;
+		case OPT_PRESERVE:
+			set_string(&word, pc);
+			ctl.preserve = parse_preserve(word);
+			ctl.preserve_set = true;
+			break;
+		case OPT_SYNC:
+			set_string(&word, pc);
+			ctl.sync = (enum sync_level)PARSE_WORD("sync", word, sync_words);
 			break;
 		case CLI_OPT_VERSION:
 			poptFreeContext(pc);
@@ -416,14 +957,22 @@ int main(int argc, const char **argv)
 	if (rc < -1)
 		cli_popt_fail(pc, rc);
 
+	if ((ctl.probe ? 1 : 0) + (ctl.output != NULL ? 1 : 0) + (ctl.scratch ? 1 : 0) > 1)
+		cli_usage_error(_("--output, --scratch and --probe cannot be combined"));
 	if (ctl.probe)
 		status = probe_main(&ctl, poptGetArgs(pc));
+	else if (ctl.output != NULL)
+		status = output_main(&ctl, poptGetArgs(pc));
+	else if (ctl.scratch)
+		status = scratch_main(&ctl, poptGetArgs(pc));
 	else
 		status = mktemp_main(&ctl, poptGetArgs(pc));
 
 	free(word);
 	free(ctl.suffix);
 	free(ctl.tmpdir);
+	free(ctl.output);
+	free(ctl.backup);
 	poptFreeContext(pc);
 	return status;
 }

@@ -164,6 +164,37 @@ const char *fattrs_tmpfile_path(const struct fattrs_tmpfile *tf);
  */
 int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl);
 
+/* Flags for fattrs_tmpfile_publish(). */
+enum {
+	FATTRS_PUBLISH_NOCLOBBER = 1 << 0,	/* fail with -EEXIST rather than replace */
+	FATTRS_PUBLISH_SYNC_DIR = 1 << 1,	/* fsync(2) the directory afterwards */
+};
+
+/**
+ * fattrs_tmpfile_publish() - give the finished file the name @path,
+ * atomically: readers see the old file or the new one, never a mix.
+ * @path:   relative to the descriptor given to fattrs_tmpfile_new(); it
+ *          must be in the same filesystem as the temporary file
+ * @backup: if not NULL, the old file, if any, is first hard-linked as this
+ *          name (replacing an older backup atomically), so at no moment is
+ *          either version missing
+ * @flags:  FATTRS_PUBLISH_NOCLOBBER, FATTRS_PUBLISH_SYNC_DIR
+ *
+ * A new name is made with linkat(2), which never replaces (EEXIST), so
+ * FATTRS_PUBLISH_NOCLOBBER is race-free; an existing name is replaced by
+ * linking to a hidden random name beside it and renameat(2) over it.  A
+ * named scratch file is renamed (RENAME_NOREPLACE, else link(2), with
+ * FATTRS_PUBLISH_NOCLOBBER).  Flush the data first (fsync(2)) for
+ * durability.
+ *
+ * Returns: 0, or -errno: -EEXIST (FATTRS_PUBLISH_NOCLOBBER and @path
+ * exists), -EPERM (an immutable or append-only file or directory), -EISDIR,
+ * -EXDEV, -ENOSPC, -EIO (the directory's fsync failed; the name is in
+ * place but may not be durable), ...
+ */
+int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const char *backup,
+			   unsigned int flags);
+
 /**
  * fattrs_tmpfile_cleanup_signal() - remove every unpublished scratch name
  * of this process.  Async-signal-safe: call it from a signal handler.
@@ -204,6 +235,64 @@ char *fattrs_path_dir(const char *path);
  * Returns: a malloc()ed string, or NULL on allocation failure.
  */
 char *fattrs_path_join(const char *dir, const char *name);
+
+/* ------------------------------------------------------------ copying */
+
+/**
+ * fattrs_copy_fd() - copy everything @in has left (to end of file or of
+ * input) to @out's current position, without holding it in memory: splice(2)
+ * from a pipe (grown to 1 MiB), copy_file_range(2) or sendfile(2) from a
+ * regular file, a 128 KiB read/write loop otherwise.
+ * @ret_bytes:      if not NULL, how many bytes were copied
+ * @ret_read_errno: if not NULL and the copy failed on reading @in, that
+ *                  errno (0 when it failed on writing)
+ *
+ * Returns: 0, or -errno (-ENOSPC, -EDQUOT, -EIO, -EFBIG, ...).
+ */
+int fattrs_copy_fd(int in, int out, uint64_t *ret_bytes, int *ret_read_errno);
+
+/**
+ * fattrs_content_equal() - compare two files' bytes from offset 0.
+ *
+ * Returns: 1 if equal, 0 if not, or -errno.
+ */
+int fattrs_content_equal(int a, int b);
+
+/* ------------------------------------------------------------ preserving */
+
+/* What fattrs_preserve() keeps.  Do not reorder: tools index word tables with the bit numbers. */
+enum {
+	FATTRS_PRESERVE_MODE = 1 << 0,
+	FATTRS_PRESERVE_OWNER = 1 << 1,
+	FATTRS_PRESERVE_XATTR = 1 << 2,	/* xattrs and ACLs, user.fattr.* flags included */
+	FATTRS_PRESERVE_ALL = (1 << 3) - 1,
+};
+
+/**
+ * fattrs_preserve() - give @dst_fd what @src_fd has: owner and group, then
+ * xattrs and ACLs (what /etc/xattr.conf does not say to skip), then mode.
+ * @what:       FATTRS_PRESERVE_* bits
+ * @ret_failed: if not NULL, the bits that could not be kept
+ *
+ * Goes on after a failure.  Set-id bits are dropped when the owner could
+ * not be kept.
+ *
+ * Returns: 0, or the -errno of the first failure (-EPERM, -EOPNOTSUPP,
+ * -ENOSPC, ...).
+ */
+int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret_failed);
+
+/**
+ * fattrs_path_resolve() - follow @path while it is a symbolic link, as
+ * shell redirection does: the result is the file a write would reach (which
+ * need not exist: a dangling link's target is created).  Only the last
+ * component is resolved each time; a relative target is taken relative to
+ * the link's directory.
+ * @ret: a malloc()ed path
+ *
+ * Returns: 0, -ELOOP after 40 links, -ENOMEM.
+ */
+int fattrs_path_resolve(int dirfd, const char *path, char **ret);
 
 /* ---------------------------------------------------------------- probe */
 

@@ -5,10 +5,12 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/fattrs.h \
 	%D%/internal.h \
 	%D%/compat/linux.h \
+	%D%/copy.c \
 	%D%/mount.c \
 	%D%/path.c \
+	%D%/preserve.c \
 	%D%/probe.c \
 	%D%/random.c \
 	%D%/statx.c \
 	%D%/tmpfile.c
-%C%_libfattrs_la_LIBADD = $(LIBS)
+%C%_libfattrs_la_LIBADD = $(ATTR_LIBS) $(LIBS)

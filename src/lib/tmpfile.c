@@ -301,15 +301,31 @@ static int link_fd(int fd, int dirfd, const char *path, enum fattrs_link_via *re
 }
 
 struct link_args {
-	int fd;
+	int fd;			/* link this descriptor ... */
+	const char *src;	/* ... or, if not NULL, this existing name */
 	enum fattrs_link_via via;
+	bool scratch;		/* register the new name for signal clean-up */
+	int slot;
 };
 
 static int make_link(int dirfd, const char *path, void *data)
 {
 	struct link_args *a = data;
+	int r;
 
-	return link_fd(a->fd, dirfd, path, &a->via);
+	if (a->scratch) {
+		scratch_forget(a->slot);
+		a->slot = scratch_register(dirfd, path);
+	}
+	if (a->src != NULL)
+		r = linkat(dirfd, a->src, dirfd, path, 0) == 0 ? 0 : negerrno();
+	else
+		r = link_fd(a->fd, dirfd, path, &a->via);
+	if (r < 0 && a->scratch) {
+		scratch_forget(a->slot);
+		a->slot = -1;
+	}
+	return r;
 }
 
 /* Copy everything from @from to @to, from offset 0. */
@@ -380,7 +396,7 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 
 int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 {
-	struct link_args a = { .fd = tf->fd };
+	struct link_args a = { .fd = tf->fd, .slot = -1 };
 	char *path;
 	int r;
 
@@ -423,4 +439,172 @@ static int make_nothing(int dirfd, const char *path, void *data)
 int fattrs_tmpname_pick(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path)
 {
 	return try_names(dirfd, tmpl, ret_path, make_nothing, NULL);
+}
+
+/* A template for a hidden name beside @path. */
+static char *hidden_beside(const char *path, struct fattrs_tmpl *ret)
+{
+	char *dir = fattrs_path_dir(path);
+	char *hidden = dir != NULL ? fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE) : NULL;
+	size_t x = strlen(FATTRS_HIDDEN_TEMPLATE) - strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X");
+
+	free(dir);
+	if (hidden == NULL)
+		return NULL;
+	*ret = (struct fattrs_tmpl) {
+		.path = hidden,
+		.x_off = strlen(hidden) - strlen(FATTRS_HIDDEN_TEMPLATE) + x,
+		.x_len = strlen(FATTRS_HIDDEN_TEMPLATE) - x,
+	};
+	return hidden;
+}
+
+/*
+ * Keep the current @path as @backup, never leaving a moment where neither
+ * exists: a hard link, or a hidden link renamed over an older backup.
+ */
+static int backup_make(int dirfd, const char *path, const char *backup)
+{
+	struct link_args a = { .src = path, .scratch = true, .slot = -1 };
+	struct fattrs_tmpl tmpl;
+	char *hidden, *tmp = NULL;
+	int r;
+
+	if (linkat(dirfd, path, dirfd, backup, 0) == 0)
+		return 0;
+	if (errno == ENOENT)
+		return 0;	/* nothing to keep */
+	if (errno != EEXIST)
+		return negerrno();
+	hidden = hidden_beside(backup, &tmpl);
+	if (hidden == NULL)
+		return -ENOMEM;
+	r = try_names(dirfd, &tmpl, &tmp, make_link, &a);
+	if (r == 0 && renameat(dirfd, tmp, dirfd, backup) < 0) {
+		r = negerrno();
+		(void)unlinkat(dirfd, tmp, 0);
+	}
+	scratch_forget(a.slot);
+	free(tmp);
+	free(hidden);
+	return r;
+}
+
+static int sync_dir_of(int dirfd, const char *path)
+{
+	char *dir = fattrs_path_dir(path);
+	int fd, r = 0;
+
+	if (dir == NULL)
+		return -ENOMEM;
+	fd = openat(dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		r = negerrno();
+	if (fd >= 0)
+		(void)close(fd);
+	free(dir);
+	return r;
+}
+
+/* Publish a named scratch file as @path. */
+static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char *backup,
+			 unsigned int flags)
+{
+	int dirfd = tf->dirfd;
+
+	if (flags & FATTRS_PUBLISH_NOCLOBBER) {
+		struct stat st;
+
+		if (renameat2(dirfd, tf->path, dirfd, path, RENAME_NOREPLACE) == 0)
+			return 0;
+		if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+			return negerrno();
+		/* No RENAME_NOREPLACE here (FUSE without RENAME2): link(2) is just as exclusive. */
+		if (linkat(dirfd, tf->path, dirfd, path, 0) == 0) {
+			(void)unlinkat(dirfd, tf->path, 0);
+			return 0;
+		}
+		if (errno == EEXIST || (errno != EPERM && errno != EOPNOTSUPP && errno != EMLINK))
+			return negerrno();
+		/* No hard links either: the best left is to look, then rename. */
+		if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return -EEXIST;
+	} else if (backup != NULL) {
+		int r = backup_make(dirfd, path, backup);
+
+		if (r < 0)
+			return r;
+	}
+	return renameat(dirfd, tf->path, dirfd, path) == 0 ? 0 : negerrno();
+}
+
+/* Publish an unnamed file as @path. */
+static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const char *backup,
+			   unsigned int flags)
+{
+	struct link_args a = { .fd = tf->fd, .scratch = true, .slot = -1 };
+	struct fattrs_tmpl tmpl;
+	char *hidden, *tmp = NULL;
+	int r;
+
+	/* A new name: linkat(2) itself refuses to replace anything (EEXIST). */
+	if (backup == NULL || (flags & FATTRS_PUBLISH_NOCLOBBER)) {
+		r = link_fd(tf->fd, tf->dirfd, path, &tf->via);
+		if (r == 0 || r != -EEXIST || (flags & FATTRS_PUBLISH_NOCLOBBER))
+			return r;
+	}
+	/* An existing name: link beside it under a hidden name, then rename over it. */
+	hidden = hidden_beside(path, &tmpl);
+	if (hidden == NULL)
+		return -ENOMEM;
+	r = try_names(tf->dirfd, &tmpl, &tmp, make_link, &a);
+	if (r == 0) {
+		tf->via = a.via;
+		if (backup != NULL)
+			r = backup_make(tf->dirfd, path, backup);
+		if (r == 0 && renameat(tf->dirfd, tmp, tf->dirfd, path) < 0)
+			r = negerrno();
+		if (r < 0)
+			(void)unlinkat(tf->dirfd, tmp, 0);
+	}
+	scratch_forget(a.slot);
+	free(tmp);
+	free(hidden);
+	return r;
+}
+
+int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const char *backup,
+			   unsigned int flags)
+{
+	char *copy = strdup(path);
+	int r;
+
+	if (copy == NULL)
+		return -ENOMEM;
+	if (tf->path == NULL) {
+		r = publish_unnamed(tf, path, backup, flags);
+		if (r == -ENOLINK) {
+			/* No way to link an unnamed file here: go on as a named one. */
+			struct fattrs_tmpl tmpl;
+			char *hidden = hidden_beside(path, &tmpl);
+
+			r = hidden != NULL ? relink_as_named(tf, &tmpl) : -ENOMEM;
+			free(hidden);
+			if (r == 0)
+				r = publish_named(tf, path, backup, flags);
+		}
+	} else {
+		r = publish_named(tf, path, backup, flags);
+	}
+	if (r < 0) {
+		free(copy);
+		return r;
+	}
+	scratch_forget(tf->slot);
+	tf->slot = -1;
+	free(tf->path);
+	tf->path = copy;
+	if (flags & FATTRS_PUBLISH_SYNC_DIR)
+		return sync_dir_of(tf->dirfd, path);
+	return 0;
 }
