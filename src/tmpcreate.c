@@ -571,47 +571,57 @@ static void cleanup_on_signals(void)
 		(void)sigaction(cleanup_signals[i], &sa, NULL);
 }
 
-/* Give the new file its attributes: the old file's (where kept), else --mode or 0666 & ~umask. */
-static bool output_attributes(const struct tmpcreate_control *ctl, int old_fd, int new_fd,
-			      const char *file)
+/*
+ * Give the new file its attributes: what the old file had, where kept (an
+ * unreadable old file still gives its mode and owner), then --mode; a new
+ * file gets 0666 & ~umask, as shell redirection gives it.
+ */
+static bool output_attributes(const struct tmpcreate_control *ctl, const struct fattrs_statx_buf *old,
+			      int old_fd, int new_fd, const char *file)
 {
+	unsigned int what = old != NULL ? ctl->preserve : 0;
 	unsigned int failed = 0;
-	mode_t mask;
+	int r = 0;
 
-	if (old_fd >= 0 && ctl->preserve != 0) {
-		unsigned int what = ctl->preserve;
-		int r;
-
-		if (ctl->mode_set)
-			what &= ~(unsigned int)FATTRS_PRESERVE_MODE;
+	if (ctl->mode_set)
+		what &= ~(unsigned int)FATTRS_PRESERVE_MODE;
+	if (what != 0 && old_fd >= 0) {
 		r = fattrs_preserve(old_fd, new_fd, what, &failed);
-		/* By default keep what the caller may; what --preserve names must be kept. */
-		if (r < 0 && ctl->preserve_set) {
-			for (size_t i = 0; i < sizeof(preserve_words) / sizeof(preserve_words[0]); i++) {
-				if (failed & (1U << i)) {
-					cli_warn(-r, _("cannot keep the %s of %s"), preserve_words[i],
-						 cli_quote(file));
-					return false;
-				}
+	} else if (what != 0) {
+		if ((what & FATTRS_PRESERVE_OWNER) && fchown(new_fd, old->stx_uid, old->stx_gid) < 0) {
+			r = -errno;
+			failed |= FATTRS_PRESERVE_OWNER;
+		}
+		if ((what & FATTRS_PRESERVE_MODE) && fchmod(new_fd, old->stx_mode & 07777) < 0) {
+			r = r ? r : -errno;
+			failed |= FATTRS_PRESERVE_MODE;
+		}
+		if (what & FATTRS_PRESERVE_XATTR) {
+			r = r ? r : -EACCES;
+			failed |= FATTRS_PRESERVE_XATTR;
+		}
+	}
+	/* By default keep what the caller may; what --preserve names must be kept. */
+	if (failed != 0 && ctl->preserve_set) {
+		for (size_t i = 0; i < sizeof(preserve_words) / sizeof(preserve_words[0]); i++) {
+			if (failed & (1U << i)) {
+				cli_warn(-r, _("cannot keep the %s of %s"), preserve_words[i], cli_quote(file));
+				return false;
 			}
 		}
-		if (!(what & FATTRS_PRESERVE_MODE) && !ctl->mode_set)
-			goto default_mode;
-		if (!ctl->mode_set && !(failed & FATTRS_PRESERVE_MODE))
-			return true;
 	}
-	if (ctl->mode_set) {
-		if (fchmod(new_fd, ctl->mode) < 0) {
-			cli_warn(errno, _("cannot set the mode of %s"), cli_quote(file));
-			return false;
-		}
+	if ((what & FATTRS_PRESERVE_MODE) && !(failed & FATTRS_PRESERVE_MODE))
 		return true;
+
+	mode_t mode = ctl->mode;
+
+	if (!ctl->mode_set) {
+		mode_t mask = umask(0);
+
+		(void)umask(mask);
+		mode = 0666 & ~mask;
 	}
-default_mode:
-	/* A new file gets what shell redirection would give it. */
-	mask = umask(0);
-	(void)umask(mask);
-	if (fchmod(new_fd, 0666 & ~mask) < 0) {
+	if (fchmod(new_fd, mode) < 0) {
 		cli_warn(errno, _("cannot set the mode of %s"), cli_quote(file));
 		return false;
 	}
@@ -665,7 +675,7 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		return fail;
 	}
 	r = fattrs_statx(AT_FDCWD, target, AT_SYMLINK_NOFOLLOW,
-			 STATX_TYPE | STATX_MODE | STATX_SIZE, &old);
+			 STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_SIZE, &old);
 	exists = r == 0;
 	if (r < 0 && r != -ENOENT) {
 		cli_warn(-r, _("cannot write %s"), cli_quote(file));
@@ -743,7 +753,8 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		status = CLI_EXIT_OK;
 		goto out;
 	}
-	if (!output_attributes(ctl, old_fd, fattrs_tmpfile_fd(tf), file))
+	if (!output_attributes(ctl, exists && S_ISREG(old.stx_mode) ? &old : NULL, old_fd,
+			       fattrs_tmpfile_fd(tf), file))
 		goto out;
 	if (ctl->sync != SYNC_NONE && fsync(fattrs_tmpfile_fd(tf)) < 0) {
 		cli_warn(errno, _("cannot sync %s"), cli_quote(file));
@@ -879,6 +890,8 @@ static int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 	execvp(argv[0], (char *const *)(uintptr_t)argv);
 	r = errno;
 	cli_warn(r, _("cannot run %s"), cli_quote(argv[0]));
+	for (size_t i = 0; i < n; i++)
+		free((void *)(uintptr_t)argv[i]);
 	free(argv);
 	return r == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE;
 }
