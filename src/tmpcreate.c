@@ -148,6 +148,7 @@ struct tmpcreate_control {
 	bool if_changed;
 	bool mode_set;
 	bool preserve_set;	/* --preserve given: failing to keep those is an error */
+	bool sync_set;
 	char *tmpdir;		/* -p DIR / --tmpdir=DIR; NULL or "" when not given */
 	char *suffix;
 	char *output;		/* -o FILE */
@@ -723,24 +724,25 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	}
 	r = fattrs_copy_fd(in_fd, fattrs_tmpfile_fd(tf), &bytes, &read_errno);
 	if (pid > 0) {
-		/* Stop reading: a COMMAND still writing gets SIGPIPE, then we wait. */
+		/* Stop reading: a COMMAND still writing gets SIGPIPE; then reap it. */
 		(void)close(pipefd[0]);
 		pipefd[0] = -1;
 		int cst = command_wait(pid);
 
-		if (cst != 0) {
-			if (r == 0 || cst != 128 + SIGPIPE) {
-				status = cst;
-				if (ctl->verbose)
-					cli_warn(0, _("%s was left untouched: COMMAND exited with status %d"),
-						 cli_quote(file), cst);
-				goto out;
-			}
+		pid = -1;
+		if (r == 0 && cst != 0) {
+			status = cst;
+			if (ctl->verbose)
+				cli_warn(0, _("%s was left untouched: COMMAND exited with status %d"),
+					 cli_quote(file), cst);
+			goto out;
 		}
 	}
 	if (r < 0) {
+		/* Our failure came first, whatever COMMAND made of it. */
 		if (read_errno != 0)
-			cli_warn(read_errno, _("cannot read %s"), pid > 0 ? _("COMMAND's output") : _("standard input"));
+			cli_warn(read_errno, _("cannot read %s"),
+				 cmd != NULL && cmd[0] != NULL ? _("COMMAND's output") : _("standard input"));
 		else
 			cli_warn(-r, _("cannot write %s"), cli_quote(file));
 		goto out;
@@ -784,7 +786,7 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 out:
 	if (pipefd[0] >= 0)
 		(void)close(pipefd[0]);
-	if (pid > 0 && status == fail)
+	if (pid > 0)
 		(void)command_wait(pid);
 	if (old_fd >= 0)
 		(void)close(old_fd);
@@ -898,6 +900,43 @@ static int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 
 /* ------------------------------------------------------------ main */
 
+/* Options of one mode given in another are mistakes: say so rather than ignore them. */
+static void check_modes(const struct tmpcreate_control *ctl)
+{
+	const struct {
+		bool given;
+		const char *name;
+	} output_only[] = {
+		{ ctl->backup != NULL, "--backup" },
+		{ ctl->if_changed, "--if-changed" },
+		{ ctl->mode_set, "--mode" },
+		{ ctl->no_clobber, "--no-clobber" },
+		{ ctl->no_dereference, "--no-dereference" },
+		{ ctl->preserve_set, "--preserve" },
+		{ ctl->sync_set, "--sync" },
+	}, mktemp_only[] = {
+		{ ctl->directory, "--directory" },
+		{ ctl->dry_run, "--dry-run" },
+		{ ctl->quiet, "--quiet" },
+		{ ctl->suffix != NULL, "--suffix" },
+		{ ctl->deprecated_t, "-t" },
+	};
+
+	if ((ctl->probe ? 1 : 0) + (ctl->output != NULL ? 1 : 0) + (ctl->scratch ? 1 : 0) > 1)
+		cli_usage_error(_("--output, --scratch and --probe cannot be combined"));
+	for (size_t i = 0; i < sizeof(output_only) / sizeof(output_only[0]); i++) {
+		if (output_only[i].given && ctl->output == NULL)
+			cli_usage_error(_("%s applies only to --output"), output_only[i].name);
+	}
+	for (size_t i = 0; i < sizeof(mktemp_only) / sizeof(mktemp_only[0]); i++) {
+		if (mktemp_only[i].given && (ctl->output != NULL || ctl->scratch || ctl->probe))
+			cli_usage_error(_("%s does not apply to --output, --scratch or --probe"),
+					mktemp_only[i].name);
+	}
+	if (ctl->json && !ctl->probe)
+		cli_usage_error(_("--json applies only to --probe"));
+}
+
 int main(int argc, const char **argv)
 {
 	struct tmpcreate_control ctl = {
@@ -961,6 +1000,7 @@ int main(int argc, const char **argv)
 		case OPT_SYNC:
 			set_string(&word, pc);
 			ctl.sync = (enum sync_level)PARSE_WORD("sync", word, sync_words);
+			ctl.sync_set = true;
 			break;
 		case CLI_OPT_VERSION:
 			poptFreeContext(pc);
@@ -970,8 +1010,7 @@ int main(int argc, const char **argv)
 	if (rc < -1)
 		cli_popt_fail(pc, rc);
 
-	if ((ctl.probe ? 1 : 0) + (ctl.output != NULL ? 1 : 0) + (ctl.scratch ? 1 : 0) > 1)
-		cli_usage_error(_("--output, --scratch and --probe cannot be combined"));
+	check_modes(&ctl);
 	if (ctl.probe)
 		status = probe_main(&ctl, poptGetArgs(pc));
 	else if (ctl.output != NULL)
