@@ -489,6 +489,62 @@ static int probe_main(const struct tmpcreate_control *ctl, const char **args)
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }
 
+/* ------------------------------------------------------------ scratch files */
+
+/* Named scratch files are removed on these signals; O_TMPFILE ones need nothing. */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+static void cleanup_handler(int sig)
+{
+	fattrs_tmpfile_cleanup_signal();
+	(void)signal(sig, SIG_DFL);
+	(void)raise(sig);
+}
+
+static void cleanup_on_signals(void)
+{
+	struct sigaction sa = { .sa_handler = cleanup_handler };
+
+	(void)sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		(void)sigaction(cleanup_signals[i], &sa, NULL);
+}
+
+
+/* -v: "PROG: WHAT 'NAME' with method M (why)". */
+static void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *name)
+{
+	char why[256];
+	int err;
+	enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
+
+	cli_warn(0, _("%s %s with method %s (%s)"), what, cli_quote(name),
+		 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
+}
+
+/*
+ * An unnamed file in @dir (or a hidden named one, removed on the usual
+ * signals): the start of -o and --scratch.  Reports its own failure.
+ */
+static struct fattrs_tmpfile *scratch_new(const struct tmpcreate_control *ctl, const char *dir)
+{
+	struct fattrs_tmpfile *tf = NULL;
+	struct fattrs_tmpl tmpl;
+	char *path = fattrs_tmpl_hidden(dir, &tmpl);
+	int r = path != NULL ? 0 : -ENOMEM;
+
+	cleanup_on_signals();
+	if (r == 0)
+		r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method, FATTRS_TMP_SCRATCH, &tf);
+	free(path);
+	if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
+		cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
+			 cli_quote(dir), strerror(EOPNOTSUPP));
+	else if (r < 0)
+		cli_warn(-r, _("cannot create a temporary file in %s"), cli_quote(dir));
+	return r < 0 ? NULL : tf;
+}
+
 /* ------------------------------------------------------------ running COMMAND */
 
 /*
@@ -552,25 +608,6 @@ static int command_wait(pid_t pid)
 }
 
 /* ------------------------------------------------------------ -o FILE */
-
-/* Named scratch files are removed on these signals; O_TMPFILE ones need nothing. */
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-
-static void cleanup_handler(int sig)
-{
-	fattrs_tmpfile_cleanup_signal();
-	(void)signal(sig, SIG_DFL);
-	(void)raise(sig);
-}
-
-static void cleanup_on_signals(void)
-{
-	struct sigaction sa = { .sa_handler = cleanup_handler };
-
-	(void)sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		(void)sigaction(cleanup_signals[i], &sa, NULL);
-}
 
 /*
  * Give the new file its attributes: what the old file had, where kept (an
@@ -657,8 +694,7 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	int fail = cmd != NULL && cmd[0] != NULL ? CLI_EXIT_CANCELED : CLI_EXIT_FAILURE;
 	struct fattrs_tmpfile *tf = NULL;
 	struct fattrs_statx_buf old;
-	struct fattrs_tmpl tmpl = { .path = NULL };
-	char *target = NULL, *dir = NULL, *hidden = NULL, *backup = NULL;
+	char *target = NULL, *dir = NULL, *backup = NULL;
 	int old_fd = -1, in_fd = STDIN_FILENO, pipefd[2] = { -1, -1 };
 	bool exists;
 	pid_t pid = -1;
@@ -692,24 +728,11 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		old_fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
 	dir = fattrs_path_dir(target);
-	hidden = dir != NULL ? fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE) : NULL;
-	if (hidden == NULL)
+	if (dir == NULL)
 		cli_die(fail, 0, _("memory exhausted"));
-	tmpl = (struct fattrs_tmpl) {
-		.path = hidden,
-		.x_off = strlen(hidden) - strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
-		.x_len = strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
-	};
-	cleanup_on_signals();
-	r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method, FATTRS_TMP_SCRATCH, &tf);
-	if (r < 0) {
-		if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
-			cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
-				 cli_quote(dir), strerror(EOPNOTSUPP));
-		else
-			cli_warn(-r, _("cannot create a temporary file in %s"), cli_quote(dir));
+	tf = scratch_new(ctl, dir);
+	if (tf == NULL)
 		goto out;
-	}
 
 	if (cmd != NULL && cmd[0] != NULL) {
 		if (pipe2(pipefd, O_CLOEXEC) < 0) {
@@ -773,15 +796,8 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 			 cli_quote(file));
 		goto out;
 	}
-	if (ctl->verbose) {
-		char why[256];
-		int err;
-		enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
-
-		cli_warn(0, _("%s %s: %llu bytes, method %s (%s)"), exists ? _("replaced") : _("created"),
-			 cli_quote(file), (unsigned long long)bytes,
-			 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
-	}
+	if (ctl->verbose)
+		say_method(tf, exists ? _("replaced") : _("created"), file);
 	status = CLI_EXIT_OK;
 out:
 	if (pipefd[0] >= 0)
@@ -792,7 +808,6 @@ out:
 		(void)close(old_fd);
 	fattrs_tmpfile_free(tf);
 	free(backup);
-	free(hidden);
 	free(dir);
 	free(target);
 	return status;
@@ -827,50 +842,26 @@ static int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 	const char *env = getenv_nonempty("TMPDIR");
 	const char *dir = ctl->tmpdir != NULL && *ctl->tmpdir != '\0' ? ctl->tmpdir
 			: env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
-	struct fattrs_tmpfile *tf = NULL;
-	char *path = fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE);
+	struct fattrs_tmpfile *tf;
 	char fdstr[3 * sizeof(int) + 1], file[sizeof("/dev/fd/") + 3 * sizeof(int)];
 	size_t n = 0;
 	int fd, r;
 
 	if (cmd == NULL || cmd[0] == NULL)
 		cli_usage_error(_("--scratch needs a COMMAND to run"));
-	if (path == NULL)
-		cli_die(CLI_EXIT_CANCELED, 0, _("memory exhausted"));
-	struct fattrs_tmpl tmpl = {
-		.path = path,
-		.x_off = strlen(path) - strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
-		.x_len = strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X"),
-	};
-	cleanup_on_signals();
-	r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method, FATTRS_TMP_SCRATCH, &tf);
-	if (r < 0) {
-		if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
-			cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
-				 cli_quote(dir), strerror(EOPNOTSUPP));
-		else
-			cli_warn(-r, _("cannot create a temporary file in %s"), cli_quote(dir));
-		free(path);
+	tf = scratch_new(ctl, dir);
+	if (tf == NULL)
 		return CLI_EXIT_CANCELED;
-	}
 	/* A descriptor COMMAND inherits; a named file loses its name at once. */
 	fd = fcntl(fattrs_tmpfile_fd(tf), F_DUPFD, 3);
 	if (fd < 0) {
 		cli_warn(errno, _("cannot create a temporary file in %s"), cli_quote(dir));
 		fattrs_tmpfile_free(tf);
-		free(path);
 		return CLI_EXIT_CANCELED;
 	}
-	if (ctl->verbose) {
-		char why[256];
-		int err;
-		enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
-
-		cli_warn(0, _("scratch file on descriptor %d in %s, method %s (%s)"), fd, cli_quote(dir),
-			 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
-	}
+	if (ctl->verbose)
+		say_method(tf, _("scratch file in"), dir);
 	fattrs_tmpfile_free(tf);
-	free(path);
 
 	(void)snprintf(fdstr, sizeof(fdstr), "%d", fd);
 	(void)snprintf(file, sizeof(file), "/dev/fd/%d", fd);

@@ -56,6 +56,16 @@ struct fattrs_tmpl {
 	size_t x_len;
 };
 
+/**
+ * fattrs_tmpl_hidden() - a template for a hidden scratch name in @dir
+ * (FATTRS_HIDDEN_TEMPLATE joined to it).
+ * @ret: filled in; its path is the returned string
+ *
+ * Returns: the malloc()ed path (free() it when done with @ret), or NULL
+ * when out of memory.
+ */
+char *fattrs_tmpl_hidden(const char *dir, struct fattrs_tmpl *ret);
+
 /* ------------------------------------------------------------ temp files */
 
 /* How a temporary file is made (DESIGN §4).  Do not reorder: tools index

@@ -41,14 +41,9 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 	if (stx.stx_mask & STATX_MNT_ID)
 		p.mnt_id = stx.stx_mnt_id;
 
-	path = fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE);
+	path = fattrs_tmpl_hidden(dir, &tmpl);
 	if (path == NULL)
 		return -ENOMEM;
-	tmpl = (struct fattrs_tmpl) {
-		.path = path,
-		.x_off = strlen(path) - 10,
-		.x_len = 10,
-	};
 
 	/* 1. O_TMPFILE, and how such a file gets a name. */
 	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_TMPFILE, 0, &tf);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Random letters and digits for temporary names, from getrandom(2). */
+/* Random letters and digits for temporary names, from getrandom(2), and name templates. */
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
@@ -53,4 +54,20 @@ int fattrs_random_fill(char *buf, size_t len)
 int tmpl_randomize(char *buf, const struct fattrs_tmpl *tmpl)
 {
 	return fattrs_random_fill(buf + tmpl->x_off, tmpl->x_len);
+}
+
+char *fattrs_tmpl_hidden(const char *dir, struct fattrs_tmpl *ret)
+{
+	const char *x = strchr(FATTRS_HIDDEN_TEMPLATE, 'X');
+	size_t x_len = strspn(x, "X");
+	char *path = fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE);
+
+	if (path == NULL)
+		return NULL;
+	*ret = (struct fattrs_tmpl) {
+		.path = path,
+		.x_off = strlen(path) - strlen(x),
+		.x_len = x_len,
+	};
+	return path;
 }

@@ -445,17 +445,9 @@ int fattrs_tmpname_pick(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_pa
 static char *hidden_beside(const char *path, struct fattrs_tmpl *ret)
 {
 	char *dir = fattrs_path_dir(path);
-	char *hidden = dir != NULL ? fattrs_path_join(dir, FATTRS_HIDDEN_TEMPLATE) : NULL;
-	size_t x = strlen(FATTRS_HIDDEN_TEMPLATE) - strspn(strchr(FATTRS_HIDDEN_TEMPLATE, 'X'), "X");
+	char *hidden = dir != NULL ? fattrs_tmpl_hidden(dir, ret) : NULL;
 
 	free(dir);
-	if (hidden == NULL)
-		return NULL;
-	*ret = (struct fattrs_tmpl) {
-		.path = hidden,
-		.x_off = strlen(hidden) - strlen(FATTRS_HIDDEN_TEMPLATE) + x,
-		.x_len = strlen(FATTRS_HIDDEN_TEMPLATE) - x,
-	};
 	return hidden;
 }
 
