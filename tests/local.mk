@@ -20,19 +20,28 @@ AM_TESTS_ENVIRONMENT = \
 
 # ---- library unit tests: tests/unit/<concern>.c pairs with src/lib/<concern>.c
 UNIT_TESTS = \
+	tests/unit/copy \
 	tests/unit/mount \
 	tests/unit/path \
+	tests/unit/preserve \
 	tests/unit/probe \
+	tests/unit/publish \
 	tests/unit/random \
 	tests/unit/tmpfile
 check_PROGRAMS += $(UNIT_TESTS)
 UNIT_LDADD = src/lib/libfattrs.la
+tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h
+tests_unit_copy_LDADD = $(UNIT_LDADD)
 tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h
 tests_unit_mount_LDADD = $(UNIT_LDADD)
 tests_unit_path_SOURCES = tests/unit/path.c tests/unit/tap.h
 tests_unit_path_LDADD = $(UNIT_LDADD)
+tests_unit_preserve_SOURCES = tests/unit/preserve.c tests/unit/tap.h
+tests_unit_preserve_LDADD = $(UNIT_LDADD)
 tests_unit_probe_SOURCES = tests/unit/probe.c tests/unit/tap.h
 tests_unit_probe_LDADD = $(UNIT_LDADD)
+tests_unit_publish_SOURCES = tests/unit/publish.c tests/unit/tap.h
+tests_unit_publish_LDADD = $(UNIT_LDADD)
 tests_unit_random_SOURCES = tests/unit/random.c tests/unit/tap.h
 tests_unit_random_LDADD = $(UNIT_LDADD)
 tests_unit_tmpfile_SOURCES = tests/unit/tmpfile.c tests/unit/tap.h

@@ -284,8 +284,8 @@ enum {
  * @what:       FATTRS_PRESERVE_* bits
  * @ret_failed: if not NULL, the bits that could not be kept
  *
- * Goes on after a failure.  Set-id bits are dropped when the owner could
- * not be kept.
+ * Goes on after a failure.  Set-id bits are kept only where @dst_fd ends up
+ * with @src_fd's owner and group.
  *
  * Returns: 0, or the -errno of the first failure (-EPERM, -EOPNOTSUPP,
  * -ENOSPC, ...).

@@ -37,6 +37,7 @@ struct fattrs_mounts {
 	void *dl;
 	struct mnt_api api;
 	struct libmnt_table *table;
+	struct libmnt_table *first;	/* kept: earlier lookups' strings point into it */
 	int parses;
 };
 
@@ -51,6 +52,8 @@ struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m)
 		return NULL;
 	if (m->table != NULL)
 		m->api.unref_table(m->table);
+	if (m->first != NULL)
+		m->api.unref_table(m->first);
 	if (m->dl != NULL)
 		(void)dlclose(m->dl);
 	free(m);
@@ -98,8 +101,9 @@ static int table_parse(struct fattrs_mounts *m)
 		m->api.unref_table(tb);
 		return r;
 	}
+	/* At most two parses: the first table lives on for the strings handed out. */
 	if (m->table != NULL)
-		m->api.unref_table(m->table);
+		m->first = m->table;
 	m->table = tb;
 	m->parses++;
 	return 0;

@@ -51,7 +51,10 @@ int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret
 	if (what & FATTRS_PRESERVE_MODE) {
 		mode_t mode = st.st_mode & 07777;
 
-		if (failed & FATTRS_PRESERVE_OWNER)
+		struct stat dst;
+
+		/* Set-id bits only ever go with the owner and group they were set for. */
+		if (fstat(dst_fd, &dst) < 0 || dst.st_uid != st.st_uid || dst.st_gid != st.st_gid)
 			mode &= ~(mode_t)(S_ISUID | S_ISGID);
 		if (fchmod(dst_fd, mode) < 0) {
 			failed |= FATTRS_PRESERVE_MODE;

@@ -31,6 +31,7 @@ struct fattrs_tmpfile {
 	int why_errno;
 	enum fattrs_link_via via;
 	char *path;		/* NULL while unnamed */
+	bool unpublished;	/* path is a scratch name to remove unless published */
 	int slot;		/* index in the scratch registry, or -1 */
 };
 
@@ -43,10 +44,12 @@ static enum fattrs_link_via link_known = FATTRS_LINK_UNKNOWN;
 
 /*
  * Scratch names not yet published, for fattrs_tmpfile_cleanup_signal().  A
- * slot is filled before the name is created and emptied after it is gone
- * or published, so a signal in between at worst unlinks nothing.
+ * name is created and registered with every signal blocked, and forgotten
+ * before it is renamed or removed, so a handler never unlinks a name that
+ * is not ours.  A full registry only costs signal clean-up: the objects
+ * remove their own names.
  */
-#define SCRATCH_SLOTS 8
+#define SCRATCH_SLOTS 16
 static struct {
 	int dirfd;
 	const char *volatile path;
@@ -68,6 +71,27 @@ static void scratch_forget(int slot)
 {
 	if (slot >= 0)
 		scratch[slot].path = NULL;
+}
+
+/*
+ * Run @make(@dirfd, @path, @data) with every signal blocked; when it
+ * succeeds and @ret_slot is not NULL, register @path for clean-up.
+ */
+static int make_registered(int dirfd, const char *path, int (*make)(int, const char *, void *),
+			   void *data, int *ret_slot)
+{
+	sigset_t all, old;
+	int r;
+
+	if (ret_slot == NULL)
+		return make(dirfd, path, data);
+	(void)sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, &old);
+	r = make(dirfd, path, data);
+	if (r == 0)
+		*ret_slot = scratch_register(dirfd, path);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 void fattrs_tmpfile_cleanup_signal(void)
@@ -108,31 +132,23 @@ static int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 struct named_args {
 	mode_t mode;
 	int fd;
-	int slot;	/* registry slot, or -2 when the name is not scratch */
+	int slot;	/* registry slot once created, or -1 */
+	bool scratch;
 };
+
+static int open_excl(int dirfd, const char *path, void *data)
+{
+	struct named_args *a = data;
+
+	a->fd = openat(dirfd, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, a->mode);
+	return a->fd >= 0 ? 0 : negerrno();
+}
 
 static int make_named(int dirfd, const char *path, void *data)
 {
 	struct named_args *a = data;
-	int fd;
 
-	if (a->slot >= -1) {
-		/* Registered before it exists: a signal may come right after creation. */
-		scratch_forget(a->slot);
-		a->slot = scratch_register(dirfd, path);
-	}
-	fd = openat(dirfd, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, a->mode);
-	if (fd < 0) {
-		int r = negerrno();
-
-		if (a->slot >= 0) {
-			scratch_forget(a->slot);
-			a->slot = -1;
-		}
-		return r;
-	}
-	a->fd = fd;
-	return 0;
+	return make_registered(dirfd, path, open_excl, a, a->scratch ? &a->slot : NULL);
 }
 
 static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
@@ -140,7 +156,8 @@ static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 	struct named_args a = {
 		.mode = tf->mode,
 		.fd = -1,
-		.slot = (tf->flags & FATTRS_TMP_SCRATCH) ? -1 : -2,
+		.slot = -1,
+		.scratch = (tf->flags & FATTRS_TMP_SCRATCH) != 0,
 	};
 	char *path;
 	int r = try_names(tf->dirfd, tmpl, &path, make_named, &a);
@@ -149,13 +166,18 @@ static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 		return r;
 	tf->fd = a.fd;
 	tf->path = path;
-	if (a.slot >= 0) {
-		/* The registry now points at our own copy of the name. */
-		scratch[a.slot].path = path;
-		tf->slot = a.slot;
-	}
+	tf->slot = a.slot;
+	tf->unpublished = a.scratch;
 	tf->method = FATTRS_TMP_NAMED;
 	return 0;
+}
+
+/* The name is published (or given up): stop treating it as scratch. */
+static void scratch_release(struct fattrs_tmpfile *tf)
+{
+	scratch_forget(tf->slot);
+	tf->slot = -1;
+	tf->unpublished = false;
 }
 
 static int open_unnamed(int dirfd, const char *tmpl_path, mode_t mode)
@@ -234,9 +256,9 @@ struct fattrs_tmpfile *fattrs_tmpfile_free(struct fattrs_tmpfile *tf)
 {
 	if (tf == NULL)
 		return NULL;
-	if (tf->slot >= 0) {
-		(void)unlinkat(tf->dirfd, tf->path, 0);
+	if (tf->unpublished) {
 		scratch_forget(tf->slot);
+		(void)unlinkat(tf->dirfd, tf->path, 0);
 	}
 	if (tf->fd >= 0)
 		(void)close(tf->fd);
@@ -308,24 +330,20 @@ struct link_args {
 	int slot;
 };
 
+static int link_one(int dirfd, const char *path, void *data)
+{
+	struct link_args *a = data;
+
+	if (a->src != NULL)
+		return linkat(dirfd, a->src, dirfd, path, 0) == 0 ? 0 : negerrno();
+	return link_fd(a->fd, dirfd, path, &a->via);
+}
+
 static int make_link(int dirfd, const char *path, void *data)
 {
 	struct link_args *a = data;
-	int r;
 
-	if (a->scratch) {
-		scratch_forget(a->slot);
-		a->slot = scratch_register(dirfd, path);
-	}
-	if (a->src != NULL)
-		r = linkat(dirfd, a->src, dirfd, path, 0) == 0 ? 0 : negerrno();
-	else
-		r = link_fd(a->fd, dirfd, path, &a->via);
-	if (r < 0 && a->scratch) {
-		scratch_forget(a->slot);
-		a->slot = -1;
-	}
-	return r;
+	return make_registered(dirfd, path, link_one, a, a->scratch ? &a->slot : NULL);
 }
 
 /* Copy everything from @from to @to, from offset 0. */
@@ -364,7 +382,10 @@ static int copy_all(int from, int to)
 	}
 }
 
-/* No way to link an unnamed file: remake it under a name and copy its data. */
+/*
+ * No way to link an unnamed file: remake it under a name, with its data
+ * and what attributes it was given.
+ */
 static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 {
 	int old = tf->fd;
@@ -380,6 +401,9 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 	}
 	r = copy_all(old, tf->fd);
 	if (r < 0) {
+		scratch_forget(tf->slot);
+		tf->slot = -1;
+		tf->unpublished = false;
 		(void)unlinkat(tf->dirfd, tf->path, 0);
 		(void)close(tf->fd);
 		free(tf->path);
@@ -388,6 +412,7 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 		tf->method = FATTRS_TMP_TMPFILE;
 		return r;
 	}
+	(void)fattrs_preserve(old, tf->fd, FATTRS_PRESERVE_ALL, NULL);
 	(void)close(old);
 	tf->why = FATTRS_TMP_WHY_NO_LINK;
 	tf->why_errno = ENOENT;
@@ -402,13 +427,16 @@ int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmp
 
 	if (tf->path != NULL) {
 		/* Named from the start: it already has its name. */
-		scratch_forget(tf->slot);
-		tf->slot = -1;
+		scratch_release(tf);
 		return 0;
 	}
 	r = try_names(tf->dirfd, tmpl, &path, make_link, &a);
-	if (r == -ENOLINK)
-		return relink_as_named(tf, tmpl);
+	if (r == -ENOLINK) {
+		r = relink_as_named(tf, tmpl);
+		if (r == 0)
+			scratch_release(tf);
+		return r;
+	}
 	if (r < 0)
 		return r;
 	tf->path = path;
@@ -464,8 +492,14 @@ static int backup_make(int dirfd, const char *path, const char *backup)
 
 	if (linkat(dirfd, path, dirfd, backup, 0) == 0)
 		return 0;
-	if (errno == ENOENT)
-		return 0;	/* nothing to keep */
+	if (errno == ENOENT) {
+		struct stat st;
+
+		/* Nothing to keep when @path is missing; a missing backup directory is an error. */
+		if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+			return 0;
+		return -ENOENT;
+	}
 	if (errno != EEXIST)
 		return negerrno();
 	hidden = hidden_beside(backup, &tmpl);
@@ -576,10 +610,11 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 	if (tf->path == NULL) {
 		r = publish_unnamed(tf, path, backup, flags);
 		if (r == -ENOLINK) {
-			/* No way to link an unnamed file here: go on as a named one. */
+			/* No way to link an unnamed file here: go on as a named scratch one. */
 			struct fattrs_tmpl tmpl;
 			char *hidden = hidden_beside(path, &tmpl);
 
+			tf->flags |= FATTRS_TMP_SCRATCH;
 			r = hidden != NULL ? relink_as_named(tf, &tmpl) : -ENOMEM;
 			free(hidden);
 			if (r == 0)
@@ -592,8 +627,7 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 		free(copy);
 		return r;
 	}
-	scratch_forget(tf->slot);
-	tf->slot = -1;
+	scratch_release(tf);
 	free(tf->path);
 	tf->path = copy;
 	if (flags & FATTRS_PUBLISH_SYNC_DIR)

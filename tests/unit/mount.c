@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/mount.c and statx.c: mount ids to mount table entries. */
+#include "config.h"
+
+#include "fattrs.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include "tap.h"
+
+/* statfs(2) f_type of procfs (linux/magic.h). */
+#define PROC_MAGIC 0x9fa0
+
+/* The mount id of @path, or 0 (with a reason in @why) when unknown. */
+static uint64_t mnt_id_of(const char *path, const char **why)
+{
+	struct fattrs_statx_buf stx = { .stx_mask = 0 };
+	int r;
+
+	r = fattrs_statx(AT_FDCWD, path, 0, STATX_MNT_ID, &stx);
+	if (r < 0) {
+		*why = r == -ENOSYS ? "no statx(2) (Linux < 4.11)" : "statx(2) failed";
+		return 0;
+	}
+	if ((stx.stx_mask & STATX_MNT_ID) == 0) {
+		*why = "no STATX_MNT_ID (Linux < 5.8)";
+		return 0;
+	}
+	return stx.stx_mnt_id;
+}
+
+static void test_mount__free_null_is_null(void)
+{
+	tap_ok(fattrs_mounts_free(NULL) == NULL, "fattrs_mounts_free(NULL) returns NULL");
+}
+
+static void test_mount__new_then_free_without_lookup(void)
+{
+	struct fattrs_mounts *m = fattrs_mounts_new();
+
+	tap_ok(m != NULL, "fattrs_mounts_new() returns an object");
+	tap_ok(fattrs_mounts_free(m) == NULL,
+	       "fattrs_mounts_free() of an unused table returns NULL");
+}
+
+static void test_mount__statx_of_missing_path_is_enoent(void)
+{
+	struct fattrs_statx_buf stx;
+	int r = fattrs_statx(AT_FDCWD, "/nonexistent/fattrs-unit", 0, STATX_MNT_ID, &stx);
+
+	if (r == -ENOSYS) {
+		tap_skip("no statx(2) (Linux < 4.11)");
+		return;
+	}
+	is_int(r, -ENOENT, "fattrs_statx() of a missing path gives -ENOENT");
+}
+
+static void test_mount__statx_gives_root_a_mount_id(void)
+{
+	struct fattrs_statx_buf stx = { .stx_mask = 0 };
+	int r;
+
+	r = fattrs_statx(AT_FDCWD, "/", 0, STATX_MNT_ID, &stx);
+	if (r == -ENOSYS) {
+		tap_skip("no statx(2) (Linux < 4.11)");
+		tap_skip("no statx(2) (Linux < 4.11)");
+		return;
+	}
+	is_int(r, 0, "fattrs_statx(STATX_MNT_ID) of / succeeds");
+	if ((stx.stx_mask & STATX_MNT_ID) == 0) {
+		tap_skip("no STATX_MNT_ID (Linux < 5.8)");
+		return;
+	}
+	tap_ok(stx.stx_mnt_id != 0, "it gives / a nonzero mount id");
+}
+
+static void test_mount__root_id_finds_root(void)
+{
+	const char *why = NULL;
+	uint64_t id = mnt_id_of("/", &why);
+	struct fattrs_mounts *m;
+	struct fattrs_mount mnt = { .target = NULL };
+	int r;
+
+	if (id == 0) {
+		tap_skip("%s", why);
+		tap_skip("%s", why);
+		tap_skip("%s", why);
+		return;
+	}
+	m = fattrs_mounts_new();
+	r = fattrs_mounts_find(m, id, &mnt);
+	if (r == -ELIBACC || r == -ELIBBAD) {
+		tap_skip("libmount cannot be loaded here");
+		tap_skip("libmount cannot be loaded here");
+		tap_skip("libmount cannot be loaded here");
+		m = fattrs_mounts_free(m);
+		return;
+	}
+	is_int(r, 0, "fattrs_mounts_find() finds the mount of /");
+	is_int(mnt.id, id, "the entry has the id asked for");
+	is_str(mnt.target, "/", "its target is /");
+	m = fattrs_mounts_free(m);
+}
+
+static void test_mount__unknown_id_is_enoent(void)
+{
+	struct fattrs_mounts *m = fattrs_mounts_new();
+	struct fattrs_mount mnt, untouched;
+	int r;
+
+	memset(&mnt, 0x5a, sizeof(mnt));
+	memcpy(&untouched, &mnt, sizeof(mnt));
+	r = fattrs_mounts_find(m, 0xfffffff0, &mnt);
+	if (r == -ELIBACC || r == -ELIBBAD) {
+		tap_skip("libmount cannot be loaded here");
+		tap_skip("libmount cannot be loaded here");
+	} else {
+		is_int(r, -ENOENT, "an id no mount has gives -ENOENT");
+		tap_ok(memcmp(&mnt, &untouched, sizeof(mnt)) == 0,
+		       "the result is not written on failure");
+	}
+	m = fattrs_mounts_free(m);
+}
+
+static void test_mount__lookups_share_one_table(void)
+{
+	const char *why = NULL;
+	uint64_t id = mnt_id_of("/", &why);
+	struct fattrs_mounts *m;
+	struct fattrs_mount a, b;
+	int ra, rb;
+
+	if (id == 0) {
+		tap_skip("%s", why);
+		tap_skip("%s", why);
+		return;
+	}
+	m = fattrs_mounts_new();
+	ra = fattrs_mounts_find(m, id, &a);
+	rb = fattrs_mounts_find(m, id, &b);
+	if (ra == -ELIBACC || ra == -ELIBBAD) {
+		tap_skip("libmount cannot be loaded here");
+		tap_skip("libmount cannot be loaded here");
+	} else {
+		tap_ok(ra == 0 && rb == 0, "two lookups of / both succeed");
+		tap_ok(ra == 0 && rb == 0 && a.target == b.target,
+		       "the second lookup returns the same table string (no re-parse)");
+	}
+	m = fattrs_mounts_free(m);
+}
+
+static void test_mount__proc_has_fstype_proc(void)
+{
+	const char *why = NULL;
+	struct statfs sfs;
+	struct fattrs_mounts *m;
+	struct fattrs_mount mnt;
+	uint64_t id;
+	int r;
+
+	if (statfs("/proc", &sfs) < 0 || sfs.f_type != PROC_MAGIC) {
+		tap_skip("no procfs mounted on /proc");
+		tap_skip("no procfs mounted on /proc");
+		return;
+	}
+	id = mnt_id_of("/proc", &why);
+	if (id == 0) {
+		tap_skip("%s", why);
+		tap_skip("%s", why);
+		return;
+	}
+	m = fattrs_mounts_new();
+	r = fattrs_mounts_find(m, id, &mnt);
+	if (r == -ELIBACC || r == -ELIBBAD) {
+		tap_skip("libmount cannot be loaded here");
+		tap_skip("libmount cannot be loaded here");
+	} else {
+		is_int(r, 0, "fattrs_mounts_find() finds the mount of /proc");
+		is_str(mnt.fstype, "proc", "its fstype is proc");
+	}
+	m = fattrs_mounts_free(m);
+}
+
+int main(void)
+{
+	tap_plan(15);
+	test_mount__free_null_is_null();
+	test_mount__new_then_free_without_lookup();
+	test_mount__statx_of_missing_path_is_enoent();
+	test_mount__statx_gives_root_a_mount_id();
+	test_mount__root_id_finds_root();
+	test_mount__unknown_id_is_enoent();
+	test_mount__lookups_share_one_table();
+	test_mount__proc_has_fstype_proc();
+	return tap_done();
+}

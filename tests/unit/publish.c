@@ -1,0 +1,697 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for publishing temporary files (src/lib/tmpfile.c) and fattrs_path_resolve(). */
+#include "config.h"
+
+#include "fattrs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#define HIDDEN_PREFIX ".tmpcreate."
+
+static char topdir[4096];	/* this program's directory, removed at the end */
+static int topfd = -1;		/* a descriptor of it */
+static bool have_tmpfile;	/* O_TMPFILE works in topdir */
+
+/* ------------------------------------------------------------- helpers */
+
+static void skip_n(int n, const char *why)
+{
+	while (n-- > 0)
+		tap_skip("%s", why);
+}
+
+static int top_make(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	int n, fd;
+
+	if (tmp == NULL || tmp[0] == '\0')
+		tmp = "/tmp";
+	n = snprintf(topdir, sizeof(topdir), "%s/fattrs-unit-publish.XXXXXX", tmp);
+	if (n < 0 || (size_t)n >= sizeof(topdir))
+		return -ENAMETOOLONG;
+	if (mkdtemp(topdir) == NULL)
+		return -errno;
+	topfd = open(topdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (topfd < 0)
+		return -errno;
+	fd = openat(topfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		have_tmpfile = true;
+		(void)close(fd);
+	}
+	return 0;
+}
+
+/* Remove everything in directory @dfd, descending into subdirectories. */
+static void empty_dir(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			(void)close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		int sub;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dfd, e->d_name, 0) == 0 || errno != EISDIR)
+			continue;
+		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			empty_dir(sub);
+			(void)close(sub);
+		}
+		(void)unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+	}
+	(void)closedir(d);
+}
+
+/* Entries of directory @dir (relative to the test directory) other than . and .., or -1. */
+static int count_in(const char *dir)
+{
+	int fd = openat(topfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			(void)close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	(void)closedir(d);
+	return n;
+}
+
+/* Hidden temporaries (.tmpcreate.*) in the test directory. */
+static int count_hidden(void)
+{
+	int fd = openat(topfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			(void)close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX)) == 0)
+			n++;
+	(void)closedir(d);
+	return n;
+}
+
+/*
+ * Every case ends with this or nothing_left(): one assertion that the test
+ * directory holds exactly the names given (a NULL-terminated list; no
+ * hidden temporaries), then a clean slate for the next.
+ */
+__attribute__((sentinel))
+static void left_only(const char *name, ...)
+{
+	char list[256] = "";
+	bool all = true;
+	int want = 0;
+	va_list ap;
+	struct stat st;
+
+	va_start(ap, name);
+	for (const char *n = name; n != NULL; n = va_arg(ap, const char *)) {
+		want++;
+		if (fstatat(topfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			all = false;
+		(void)snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", n);
+	}
+	va_end(ap);
+	tap_ok(all && count_in(".") == want, "nothing but%s is left in the directory", list);
+	empty_dir(topfd);
+}
+
+static void nothing_left(void)
+{
+	is_int(count_in("."), 0, "nothing is left in the directory");
+	empty_dir(topfd);
+}
+
+static bool write_str(int fd, const char *s)
+{
+	return write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+}
+
+/* A file @name (relative to topfd) holding @s; returns its inode number, or 0. */
+static ino_t put_file(const char *name, const char *s)
+{
+	int fd = openat(topfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct stat st;
+	bool ok;
+
+	if (fd < 0)
+		return 0;
+	ok = write_str(fd, s) && fstat(fd, &st) == 0;
+	(void)close(fd);
+	return ok ? st.st_ino : 0;
+}
+
+/* The file's contents through its name, or "" on error. */
+static const char *read_name(const char *path)
+{
+	static char buf[64];
+	int fd = openat(topfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		(void)close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static ino_t ino_of(const char *path)
+{
+	struct stat st;
+
+	return fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 ? st.st_ino : 0;
+}
+
+static ino_t ino_of_fd(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? st.st_ino : 0;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* An unnamed temporary file in the test directory holding @s, or NULL. */
+static struct fattrs_tmpfile *new_unnamed(const char *s)
+{
+	static const struct fattrs_tmpl tmpl = { .path = "tmp.XXXXXXXXXX", .x_off = 4, .x_len = 10 };
+	struct fattrs_tmpfile *tf = NULL;
+
+	if (fattrs_tmpfile_new(topfd, &tmpl, 0644, FATTRS_TMP_TMPFILE, 0, &tf) < 0)
+		return NULL;
+	if (!write_str(fattrs_tmpfile_fd(tf), s))
+		tf = fattrs_tmpfile_free(tf);
+	return tf;
+}
+
+/* A named temporary file (.tmpcreate.*) in the test directory holding @s, or NULL. */
+static struct fattrs_tmpfile *new_named(const char *s, unsigned int flags)
+{
+	static const struct fattrs_tmpl tmpl = {
+		.path = HIDDEN_PREFIX "XXXXXXXXXX", .x_off = sizeof(HIDDEN_PREFIX) - 1, .x_len = 10,
+	};
+	struct fattrs_tmpfile *tf = NULL;
+
+	if (fattrs_tmpfile_new(topfd, &tmpl, 0644, FATTRS_TMP_NAMED, flags, &tf) < 0)
+		return NULL;
+	if (!write_str(fattrs_tmpfile_fd(tf), s))
+		tf = fattrs_tmpfile_free(tf);
+	return tf;
+}
+
+#define NO_TMPFILE "no O_TMPFILE in $TMPDIR's filesystem"
+
+/* ------------------------------------------------ publishing unnamed files */
+
+static void test_publish__unnamed_as_new_name(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+
+	if (tf == NULL) {
+		skip_n(5, NO_TMPFILE);
+		nothing_left();
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", NULL, 0), 0, "an unnamed file is published as a new name");
+	is_str(read_name("name"), "new", "the name has its contents");
+	tap_ok(ino_of("name") == ino_of_fd(fattrs_tmpfile_fd(tf)), "the name is the file itself (linked)");
+	is_str(fattrs_tmpfile_path(tf), "name", "the file's path is now the name");
+	tap_ok(fattrs_tmpfile_via(tf) != FATTRS_LINK_UNKNOWN, "it says how it was linked");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+static void test_publish__unnamed_replaces(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+	ino_t old = put_file("name", "old");
+	int oldfd = openat(topfd, "name", O_RDONLY | O_CLOEXEC);
+	char buf[8] = "";
+
+	if (tf == NULL) {
+		skip_n(4, NO_TMPFILE);
+		if (oldfd >= 0)
+			(void)close(oldfd);
+		left_only("name", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", NULL, 0), 0, "an unnamed file replaces an existing name");
+	is_str(read_name("name"), "new", "the name has the new contents");
+	tap_ok(ino_of("name") == ino_of_fd(fattrs_tmpfile_fd(tf)) && ino_of("name") != old,
+	       "the name is the new file, not the old one rewritten");
+	tap_ok(pread(oldfd, buf, sizeof(buf) - 1, 0) == 3 && strcmp(buf, "old") == 0,
+	       "a reader of the old file still sees it whole");
+	(void)close(oldfd);
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+static void test_publish__unnamed_noclobber(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+	ino_t old = put_file("name", "old");
+
+	if (tf == NULL) {
+		skip_n(6, NO_TMPFILE);
+		left_only("name", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", NULL, FATTRS_PUBLISH_NOCLOBBER), -EEXIST,
+	       "no-clobber onto an existing name gives -EEXIST");
+	is_str(read_name("name"), "old", "the old file keeps its contents");
+	tap_ok(ino_of("name") == old, "and its inode");
+	is_str(fattrs_tmpfile_path(tf), NULL, "the temporary file still has no name");
+	is_int(fattrs_tmpfile_publish(tf, "other", NULL, FATTRS_PUBLISH_NOCLOBBER), 0,
+	       "it can still be published, with no-clobber, as a new name");
+	is_str(read_name("other"), "new", "which has its contents");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", "other", NULL);
+}
+
+static void test_publish__unnamed_backup(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+	ino_t old = put_file("name", "old");
+
+	if (tf == NULL) {
+		skip_n(4, NO_TMPFILE);
+		left_only("name", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", "name~", 0), 0, "replacing with a backup works");
+	is_str(read_name("name~"), "old", "the backup has the old contents");
+	tap_ok(ino_of("name~") == old, "the backup is the old file itself");
+	is_str(read_name("name"), "new", "the name has the new contents");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", "name~", NULL);
+}
+
+static void test_publish__unnamed_backup_replaces_older(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+	ino_t old = put_file("name", "old");
+
+	(void)put_file("name~", "older");
+	if (tf == NULL) {
+		skip_n(4, NO_TMPFILE);
+		left_only("name", "name~", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", "name~", 0), 0, "replacing with an older backup there works");
+	is_str(read_name("name~"), "old", "the backup has the old contents, not the older");
+	tap_ok(ino_of("name~") == old, "the backup is the old file itself");
+	is_str(read_name("name"), "new", "the name has the new contents");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", "name~", NULL);
+}
+
+static void test_publish__unnamed_backup_of_nothing(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+
+	if (tf == NULL) {
+		skip_n(2, NO_TMPFILE);
+		nothing_left();
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", "name~", 0), 0, "a backup of a name not there is no error");
+	is_str(read_name("name"), "new", "the name has the new contents");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+static void test_publish__backup_dir_missing(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+	int r;
+
+	(void)put_file("name", "old");
+	if (tf == NULL) {
+		skip_n(2, NO_TMPFILE);
+		left_only("name", NULL);
+		return;
+	}
+	r = fattrs_tmpfile_publish(tf, "name", "nodir/name~", 0);
+	tap_ok(r == -ENOENT, "a backup in a missing directory gives -ENOENT (got %d)", r);
+	tap_ok(strcmp(read_name("name"), "old") == 0, "and the old file stays");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+static void test_publish__onto_a_directory(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+
+	(void)mkdirat(topfd, "name", 0755);
+	if (tf == NULL) {
+		skip_n(2, NO_TMPFILE);
+		left_only("name", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", NULL, 0), -EISDIR,
+	       "an unnamed file published onto a directory gives -EISDIR");
+	is_int(count_in("name"), 0, "the directory is left empty");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+/* ------------------------------------------------ publishing named files */
+
+static void test_publish__named_scratch_renamed(void)
+{
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	const char *p = tf != NULL ? fattrs_tmpfile_path(tf) : NULL;
+	ino_t ino = tf != NULL ? ino_of_fd(fattrs_tmpfile_fd(tf)) : 0;
+
+	tap_ok(p != NULL && strncmp(p, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX)) == 0 && exists(p),
+	       "a named scratch file has a hidden name");
+	if (tf == NULL) {
+		skip_n(4, "no named scratch file");
+		nothing_left();
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", NULL, 0), 0, "it is published as a new name");
+	is_str(read_name("name"), "new", "the name has its contents");
+	tap_ok(ino_of("name") == ino, "the name is the file itself (renamed)");
+	is_str(fattrs_tmpfile_path(tf), "name", "the file's path is now the name");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+static void test_publish__named_scratch_replaces_with_backup(void)
+{
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	ino_t old = put_file("name", "old");
+
+	(void)put_file("name~", "older");
+	if (tf == NULL) {
+		skip_n(4, "no named scratch file");
+		left_only("name", "name~", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", "name~", 0), 0,
+	       "a named scratch file replaces a name, with a backup");
+	is_str(read_name("name"), "new", "the name has the new contents");
+	is_str(read_name("name~"), "old", "the backup has the old contents, not the older");
+	tap_ok(ino_of("name~") == old, "the backup is the old file itself");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", "name~", NULL);
+}
+
+static void test_publish__named_scratch_noclobber(void)
+{
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	ino_t old = put_file("name", "old");
+
+	if (tf == NULL) {
+		skip_n(4, "no named scratch file");
+		left_only("name", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", NULL, FATTRS_PUBLISH_NOCLOBBER), -EEXIST,
+	       "no-clobber onto an existing name gives -EEXIST for a named file too");
+	is_str(read_name("name"), "old", "the old file keeps its contents");
+	tap_ok(ino_of("name") == old, "and its inode");
+	is_int(count_hidden(), 1, "the hidden file is there until freed");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+static void test_publish__named_scratch_onto_a_directory(void)
+{
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+
+	(void)mkdirat(topfd, "name", 0755);
+	if (tf == NULL) {
+		skip_n(2, "no named scratch file");
+		left_only("name", NULL);
+		return;
+	}
+	is_int(fattrs_tmpfile_publish(tf, "name", NULL, 0), -EISDIR,
+	       "a named file published onto a directory gives -EISDIR");
+	is_int(count_in("name"), 0, "the directory is left empty");
+	tf = fattrs_tmpfile_free(tf);
+	left_only("name", NULL);
+}
+
+static void test_publish__unpublished_scratch_removed(void)
+{
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	char *p;
+
+	is_int(count_hidden(), 1, "an unpublished named scratch file is there");
+	tf = fattrs_tmpfile_free(tf);
+	nothing_left();
+
+	/* Not scratch: a named file is the caller's to keep. */
+	tf = new_named("new", 0);
+	p = tf != NULL ? strdup(fattrs_tmpfile_path(tf)) : NULL;
+	tf = fattrs_tmpfile_free(tf);
+	tap_ok(p != NULL && exists(p), "a named file that is not scratch is kept when freed");
+	left_only(p != NULL ? p : "(none)", NULL);
+	free(p);
+}
+
+/* -------------------------------------------------------- syncing */
+
+static void test_publish__sync_dir(void)
+{
+	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
+
+	if (tf == NULL) {
+		tap_skip(NO_TMPFILE);
+	} else {
+		is_int(fattrs_tmpfile_publish(tf, "unnamed", NULL, FATTRS_PUBLISH_SYNC_DIR), 0,
+		       "publishing an unnamed file and syncing the directory returns 0");
+		tf = fattrs_tmpfile_free(tf);
+	}
+	tf = new_named("new", FATTRS_TMP_SCRATCH);
+	is_int(tf != NULL ? fattrs_tmpfile_publish(tf, "named", NULL, FATTRS_PUBLISH_SYNC_DIR) : -1, 0,
+	       "publishing a named file and syncing the directory returns 0");
+	tf = fattrs_tmpfile_free(tf);
+
+	/* In a subdirectory: the directory synced is the name's. */
+	(void)mkdirat(topfd, "sub", 0755);
+	(void)put_file("sub/name", "old");
+	tf = have_tmpfile ? new_unnamed("new") : new_named("new", FATTRS_TMP_SCRATCH);
+	is_int(tf != NULL ? fattrs_tmpfile_publish(tf, "sub/name", "sub/name~", FATTRS_PUBLISH_SYNC_DIR) : -1,
+	       0, "replacing a name in a subdirectory, with a backup and a sync, returns 0");
+	is_str(read_name("sub/name"), "new", "the name there has the new contents");
+	is_int(count_in("sub"), 2, "the subdirectory has the name and its backup, nothing hidden");
+	tf = fattrs_tmpfile_free(tf);
+	if (have_tmpfile)
+		left_only("unnamed", "named", "sub", NULL);
+	else
+		left_only("named", "sub", NULL);
+}
+
+/* ------------------------------------------------- resolving symlinks */
+
+/* Whether @got names the same file, relative to topfd, as @want. */
+static bool same_file(const char *got, const char *want)
+{
+	struct stat a, b;
+
+	return got != NULL && fstatat(topfd, got, &a, 0) == 0 && fstatat(topfd, want, &b, 0) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static void test_path_resolve__chain(void)
+{
+	char abs[4200], *got = NULL;
+
+	(void)snprintf(abs, sizeof(abs), "%s/c", topdir);
+	(void)mkdirat(topfd, "sub", 0755);
+	(void)put_file("e", "end");
+	(void)symlinkat("b", topfd, "a");		/* relative */
+	(void)symlinkat(abs, topfd, "b");		/* absolute */
+	(void)symlinkat("sub/d", topfd, "c");		/* relative, downwards */
+	(void)symlinkat("../e", topfd, "sub/d");	/* relative to the link's directory */
+
+	is_int(fattrs_path_resolve(topfd, "a", &got), 0, "a chain of relative and absolute links resolves");
+	tap_ok(same_file(got, "e"), "to the file at its end (%s)", got != NULL ? got : "(null)");
+	tap_ok(got != NULL && strcmp(got + strlen(got) - 2, "/e") == 0, "whose name is the last link's target");
+	free(got);
+	got = NULL;
+	(void)snprintf(abs, sizeof(abs), "%s/a", topdir);
+	is_int(fattrs_path_resolve(AT_FDCWD, abs, &got), 0, "an absolute path resolves too");
+	tap_ok(same_file(got, "e"), "to the same file");
+	free(got);
+	left_only("a", "b", "c", "e", "sub", NULL);
+}
+
+static void test_path_resolve__dangling(void)
+{
+	char abs[4200], *got = NULL;
+	int fd;
+
+	(void)symlinkat("gone", topfd, "dl");
+	is_int(fattrs_path_resolve(topfd, "dl", &got), 0, "a dangling link resolves");
+	fd = got != NULL ? openat(topfd, got, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+	tap_ok(fd >= 0 && exists("gone"), "to its target, which a write creates (%s)",
+	       got != NULL ? got : "(null)");
+	if (fd >= 0)
+		(void)close(fd);
+	free(got);
+	got = NULL;
+	(void)snprintf(abs, sizeof(abs), "%s/nowhere", topdir);
+	(void)symlinkat(abs, topfd, "dl2");
+	is_int(fattrs_path_resolve(topfd, "dl2", &got), 0, "a dangling absolute link resolves");
+	is_str(got, abs, "to its target as it is");
+	free(got);
+	left_only("dl", "dl2", "gone", NULL);
+}
+
+static void test_path_resolve__not_a_link(void)
+{
+	char abs[4200], *got = NULL;
+
+	(void)put_file("f", "file");
+	is_int(fattrs_path_resolve(topfd, "f", &got), 0, "a regular file resolves");
+	is_str(got, "f", "to itself");
+	free(got);
+	got = NULL;
+	is_int(fattrs_path_resolve(topfd, "missing", &got), 0, "a missing file resolves");
+	is_str(got, "missing", "to itself");
+	free(got);
+	got = NULL;
+	(void)snprintf(abs, sizeof(abs), "%s/f", topdir);
+	is_int(fattrs_path_resolve(AT_FDCWD, abs, &got), 0, "an absolute path of a file resolves");
+	is_str(got, abs, "to itself");
+	free(got);
+	left_only("f", NULL);
+}
+
+static void test_path_resolve__relative_in_subdirectory(void)
+{
+	char *got = NULL;
+
+	(void)mkdirat(topfd, "sub", 0755);
+	(void)symlinkat("x", topfd, "sub/l");
+	is_int(fattrs_path_resolve(topfd, "sub/l", &got), 0, "a link in a subdirectory resolves");
+	is_str(got, "sub/x", "its relative target is taken in that subdirectory");
+	free(got);
+	left_only("sub", NULL);
+}
+
+/* Links l0 -> l1 -> ... -> l<n-1> -> f. */
+static void make_chain(int n)
+{
+	char name[16], target[16];
+
+	for (int i = 0; i < n; i++) {
+		(void)snprintf(name, sizeof(name), "l%d", i);
+		if (i + 1 < n)
+			(void)snprintf(target, sizeof(target), "l%d", i + 1);
+		else
+			(void)snprintf(target, sizeof(target), "f");
+		(void)symlinkat(target, topfd, name);
+	}
+}
+
+static void test_path_resolve__loops(void)
+{
+	static char untouched[] = "untouched";
+	char *got = NULL;
+	int fd;
+
+	(void)symlinkat("l2", topfd, "l1");
+	(void)symlinkat("l1", topfd, "l2");
+	(void)symlinkat("self", topfd, "self");
+	got = untouched;
+	is_int(fattrs_path_resolve(topfd, "l1", &got), -ELOOP, "two links to each other give -ELOOP");
+	tap_ok(got == untouched, "and no path");
+	is_int(fattrs_path_resolve(topfd, "self", &got), -ELOOP, "a link to itself gives -ELOOP");
+	left_only("l1", "l2", "self", NULL);
+
+	/* The kernel follows 40 links in a lookup: so does this. */
+	(void)put_file("f", "file");
+	make_chain(40);
+	got = NULL;
+	is_int(fattrs_path_resolve(topfd, "l0", &got), 0, "a chain of 40 links resolves");
+	tap_ok(same_file(got, "f"), "to the file at its end");
+	free(got);
+	fd = openat(topfd, "l0", O_RDONLY | O_CLOEXEC);
+	tap_ok(fd >= 0, "as the kernel's own lookup does");
+	if (fd >= 0)
+		(void)close(fd);
+	empty_dir(topfd);
+	(void)put_file("f", "file");
+	make_chain(41);
+	got = untouched;
+	is_int(fattrs_path_resolve(topfd, "l0", &got), -ELOOP, "a chain of 41 links gives -ELOOP");
+	tap_ok(got == untouched, "and no path");
+	is_int(count_in("."), 42, "nothing but the file and its 41 links is left in the directory");
+	empty_dir(topfd);
+}
+
+int main(void)
+{
+	int r = top_make();
+
+	tap_plan(97);
+	if (r < 0) {
+		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
+		return 1;
+	}
+	test_publish__unnamed_as_new_name();
+	test_publish__unnamed_replaces();
+	test_publish__unnamed_noclobber();
+	test_publish__unnamed_backup();
+	test_publish__unnamed_backup_replaces_older();
+	test_publish__unnamed_backup_of_nothing();
+	test_publish__backup_dir_missing();
+	test_publish__onto_a_directory();
+	test_publish__named_scratch_renamed();
+	test_publish__named_scratch_replaces_with_backup();
+	test_publish__named_scratch_noclobber();
+	test_publish__named_scratch_onto_a_directory();
+	test_publish__unpublished_scratch_removed();
+	test_publish__sync_dir();
+	test_path_resolve__chain();
+	test_path_resolve__dangling();
+	test_path_resolve__not_a_link();
+	test_path_resolve__relative_in_subdirectory();
+	test_path_resolve__loops();
+	empty_dir(topfd);
+	(void)close(topfd);
+	(void)rmdir(topdir);
+	return tap_done();
+}
