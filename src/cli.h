@@ -60,6 +60,12 @@ bool cli_close_stdout(bool report);
  */
 const char *cli_quote(const char *s);
 
+/*
+ * A name for human output: as it is when every character is printable and
+ * unambiguous, else quoted as cli_quote() does.
+ */
+const char *cli_name(const char *s);
+
 /* The common --version row: add CLI_VERSION_OPTION to each table. */
 enum { CLI_OPT_VERSION = 0x7f00 };
 #define CLI_VERSION_OPTION \

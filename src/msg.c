@@ -6,6 +6,7 @@
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,12 +82,13 @@ void cli_usage_error(const char *fmt, ...)
 bool cli_close_stdout(bool report)
 {
 	bool had_error = ferror(stdout) != 0;
+	size_t pending = __fpending(stdout);
 	bool fail = fclose(stdout) != 0;
 	int err = errno;
 
 	stdout_closed = true;
-	/* EBADF from an already closed stdout with nothing written is fine. */
-	if (fail && !had_error && err == EBADF)
+	/* EBADF from a closed stdout is fine only if nothing was to be written. */
+	if (fail && !had_error && err == EBADF && pending == 0)
 		fail = false;
 	if ((had_error || fail) && report)
 		cli_warn(had_error && !fail ? 0 : err, _("write error"));

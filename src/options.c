@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * popt glue with GNU getopt's conventions: optional arguments only as
- * --name=VALUE, and usage errors worded as getopt words them, so that
- * scripts and people see what coreutils would say.
+ * popt glue with GNU getopt's conventions: long options may be
+ * abbreviated, optional arguments come only as --name=VALUE, and usage
+ * errors are worded as getopt words them, so that scripts and people see
+ * what coreutils would say.
  */
 #include "config.h"
 
@@ -45,6 +46,57 @@ static const struct poptOption *find_short(const struct poptOption *t, char c)
 	return NULL;
 }
 
+/* Collect the long options that start with @name (@len bytes), up to @max. */
+static size_t find_prefix(const struct poptOption *t, const char *name, size_t len,
+			  const struct poptOption **found, size_t n, size_t max)
+{
+	for (; t->longName != NULL || t->shortName != '\0' || t->argInfo != 0; t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			n = find_prefix(t->arg, name, len, found, n, max);
+			continue;
+		}
+		if (t->longName != NULL && strncmp(t->longName, name, len) == 0 && n < max)
+			found[n++] = t;
+	}
+	return n;
+}
+
+/*
+ * getopt's abbreviations: "--dir" is "--directory" when no other long
+ * option starts so.  Returns the word to give popt (a new string when
+ * expanded); an ambiguous prefix is a usage error, worded as getopt's.
+ */
+static const char *expand_long(const struct poptOption *table, const char *w)
+{
+	const struct poptOption *found[16];
+	const char *eq = strchr(w + 2, '=');
+	size_t len = eq != NULL ? (size_t)(eq - (w + 2)) : strlen(w + 2);
+	size_t n;
+	char *full;
+
+	if (len == 0 || find_long(table, w + 2, len) != NULL)
+		return w;
+	n = find_prefix(table, w + 2, len, found, 0, sizeof(found) / sizeof(found[0]));
+	if (n == 0)
+		return w;	/* popt reports it as unrecognized */
+	if (n > 1) {
+		(void)fflush(stdout);
+		fprintf(stderr, _("%s: option '%s' is ambiguous; possibilities:"), program_name, w);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, " '--%s'", found[i]->longName);
+		fputc('\n', stderr);
+		cli_try_help();
+		exit(CLI_EXIT_FAILURE);
+	}
+	full = malloc(strlen(found[0]->longName) + strlen(w + 2 + len) + 3);
+	if (full == NULL)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	strcpy(full, "--");
+	strcat(full, found[0]->longName);
+	strcat(full, w + 2 + len);
+	return full;
+}
+
 static bool takes_arg(const struct poptOption *o)
 {
 	unsigned int type = o->argInfo & POPT_ARG_MASK;
@@ -77,8 +129,11 @@ poptContext cli_popt_context(int argc, const char **argv, const struct poptOptio
 				argv_copy[i] = argv[i];
 			break;
 		}
-		if (w[0] == '-' && w[1] == '-' && strchr(w, '=') == NULL)
-			o = find_long(table, w + 2, strlen(w + 2));
+		if (w[0] == '-' && w[1] == '-') {
+			w = argv_copy[i] = expand_long(table, w);
+			if (strchr(w, '=') == NULL)
+				o = find_long(table, w + 2, strlen(w + 2));
+		}
 		if (o != NULL && (o->argInfo & POPT_ARGFLAG_OPTIONAL)) {
 			/* getopt: "--tmpdir DIR" is --tmpdir with no argument, then an operand. */
 			char *eq = malloc(strlen(w) + 2);

@@ -115,3 +115,21 @@ const char *cli_quote(const char *s)
 	next = (next + 1) % SLOTS;
 	return buf;
 }
+
+const char *cli_name(const char *s)
+{
+	mbstate_t st;
+	size_t len = strlen(s);
+
+	memset(&st, 0, sizeof(st));
+	for (size_t i = 0; i < len; ) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, len - i, &st);
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0 || !iswprint((wint_t)wc) ||
+		    wc == L'\\' || wc == L'\'' || wc == 0x2019)
+			return cli_quote(s);
+		i += n;
+	}
+	return s;
+}

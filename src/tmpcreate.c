@@ -177,8 +177,11 @@ static size_t parse_word(const char *option, const char *word, const char *const
 	for (size_t i = 0; i < n; i++)
 		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s'%s'",
 			       i ? ", " : "", words[i]);
-	cli_usage_error(_("invalid argument %s for '--%s'; valid arguments are %s"),
-			cli_quote(word), option, valid);
+	char name[64];
+
+	(void)snprintf(name, sizeof(name), "--%s", option);
+	cli_usage_error(_("invalid argument %s for %s; valid arguments are %s"),
+			cli_quote(word), cli_quote(name), valid);
 }
 
 #define PARSE_WORD(option, word, words) \
@@ -226,7 +229,7 @@ static const char *why_words(enum fattrs_tmp_why why, int err, char *buf, size_t
 		(void)snprintf(buf, size, _("O_TMPFILE is not supported here: %s"), strerror(err));
 		return buf;
 	case FATTRS_TMP_WHY_NO_LINK:
-		return _("an unnamed file cannot be given a name here (no AT_EMPTY_PATH, no /proc)");
+		return _("an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed");
 	}
 	return "";
 }
@@ -238,7 +241,46 @@ static const char *getenv_nonempty(const char *name)
 	return v != NULL && *v != '\0' ? v : NULL;
 }
 
+/* Held and scratch names are removed on these signals; unnamed files need nothing. */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+static void cleanup_handler(int sig)
+{
+	fattrs_tmpfile_cleanup_signal();
+	(void)signal(sig, SIG_DFL);
+	(void)raise(sig);
+}
+
+static void cleanup_on_signals(void)
+{
+	struct sigaction sa = { .sa_handler = cleanup_handler };
+
+	(void)sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		(void)sigaction(cleanup_signals[i], &sa, NULL);
+}
+
+
 /* ------------------------------------------------------------ mktemp mode */
+
+/* The last component of @s, trailing slashes included (as gnulib's last_component()). */
+static const char *last_component(const char *s)
+{
+	const char *base = s;
+	bool slash = false;
+
+	while (*base == '/')
+		base++;
+	for (const char *p = base; *p != '\0'; p++) {
+		if (*p == '/') {
+			slash = true;
+		} else if (slash) {
+			base = p;
+			slash = false;
+		}
+	}
+	return base;
+}
 
 static size_t count_trailing_x(const char *s, size_t len)
 {
@@ -251,8 +293,12 @@ static size_t count_trailing_x(const char *s, size_t len)
 	return n;
 }
 
-/* Make the file (or directory, or name) and return its path, or NULL. */
-static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattrs_tmpl *tmpl)
+/*
+ * Make the file (or directory, or name) and return its path, or NULL; a
+ * file comes with its object in *@ret_tf, its name held until printed.
+ */
+static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattrs_tmpl *tmpl,
+			 struct fattrs_tmpfile **ret_tf)
 {
 	struct fattrs_tmpfile *tf = NULL;
 	char why[256];
@@ -264,7 +310,9 @@ static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattr
 	} else if (ctl->directory) {
 		r = fattrs_tmpdir_new(AT_FDCWD, tmpl, 0700, &path);
 	} else {
-		r = fattrs_tmpfile_new(AT_FDCWD, tmpl, 0600, ctl->method, 0, &tf);
+		/* Held: removed on a signal, or if its name cannot be printed. */
+		cleanup_on_signals();
+		r = fattrs_tmpfile_new(AT_FDCWD, tmpl, 0600, ctl->method, FATTRS_TMP_HOLD, &tf);
 		if (r == 0)
 			r = fattrs_tmpfile_link(tf, tmpl);
 		if (r == 0)
@@ -304,7 +352,7 @@ static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattr
 		}
 	}
 out:
-	fattrs_tmpfile_free(tf);
+	*ret_tf = tf;
 	return path;
 }
 
@@ -312,6 +360,7 @@ static int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 {
 	size_t nargs = 0;
 	const char *template = FATTRS_DEFAULT_TEMPLATE;
+	struct fattrs_tmpfile *tf = NULL;
 	char *full = NULL, *path;
 	size_t len, suffix_len, x_count;
 	bool use_tmpdir = ctl->use_tmpdir;
@@ -343,7 +392,7 @@ static int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 	}
 	len = strlen(full);
-	if (suffix_len > 0 && memchr(full + len - suffix_len, '/', suffix_len) != NULL)
+	if (suffix_len > 0 && last_component(full + len - suffix_len) != full + len - suffix_len)
 		cli_die(CLI_EXIT_FAILURE, 0, _("invalid suffix %s, contains directory separator"),
 			cli_quote(full + len - suffix_len));
 	x_count = count_trailing_x(full, len - suffix_len);
@@ -382,8 +431,17 @@ static int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 		.x_off = len - suffix_len - x_count,
 		.x_len = x_count,
 	};
-	path = mktemp_make(ctl, &tmpl);
+	/* Our own buffer: stdio then skips probing stdout (fstat, TCGETS). */
+	static char outbuf[BUFSIZ];
+
+	(void)setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	path = mktemp_make(ctl, &tmpl, &tf);
 	if (path == NULL) {
+		status = CLI_EXIT_FAILURE;
+	} else if (tf != NULL && fattrs_tmpfile_fd(tf) == STDOUT_FILENO) {
+		/* stdout was closed: the file took its number, and its name cannot be told. */
+		if (!ctl->quiet)
+			cli_warn(EBADF, _("write error"));
 		status = CLI_EXIT_FAILURE;
 	} else {
 		puts(path);
@@ -391,12 +449,16 @@ static int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 		if (!ctl->dry_run && !cli_close_stdout(false)) {
 			int err = errno;
 
-			(void)remove(path);
+			if (tf == NULL)
+				(void)rmdir(path);
 			if (!ctl->quiet)
 				cli_warn(err, _("write error"));
 			status = CLI_EXIT_FAILURE;
+		} else if (tf != NULL) {
+			fattrs_tmpfile_keep(tf);
 		}
 	}
+	fattrs_tmpfile_free(tf);
 	free(path);
 	free(full);
 	return status;
@@ -424,14 +486,27 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 			cli_json_str(&j, "link", link_words[p->link_via]);
 		else
 			cli_json_null(&j, "link");
-		cli_json_bool(&j, "rename_noreplace", p->noreplace_errno == 0);
-		cli_json_bool(&j, "user_xattr", p->xattr_errno == 0);
-		cli_json_str(&j, "method", method_words[p->method]);
-		cli_json_str(&j, "reason", reason);
+		if (p->create_errno != 0)
+			cli_json_null(&j, "rename_noreplace");
+		else
+			cli_json_bool(&j, "rename_noreplace", p->noreplace_errno == 0);
+		if (p->create_errno != 0 && p->tmpfile_errno != 0)
+			cli_json_null(&j, "user_xattr");
+		else
+			cli_json_bool(&j, "user_xattr", p->xattr_errno == 0);
+		cli_json_bool(&j, "writable", p->create_errno == 0);
+		cli_json_str(&j, "create_error", p->create_errno ? strerror(p->create_errno) : NULL);
+		if (p->create_errno == 0) {
+			cli_json_str(&j, "method", method_words[p->method]);
+			cli_json_str(&j, "reason", reason);
+		} else {
+			cli_json_null(&j, "method");
+			cli_json_null(&j, "reason");
+		}
 		cli_json_end(&j);
 		return;
 	}
-	printf("%s:\n", dir);
+	printf("%s:\n", cli_name(dir));
 	if (mnt != NULL)
 		printf("  %-18s %s on %s (%s)\n", _("filesystem:"), mnt->fstype, mnt->target, mnt->source);
 	else
@@ -446,15 +521,23 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 		printf("  %-18s %s (%s)\n", _("link unnamed:"), _("impossible"), strerror(p->link_errno));
 	else
 		printf("  %-18s %s\n", _("link unnamed:"), _("not applicable"));
-	if (p->noreplace_errno == 0)
+	if (p->create_errno != 0)
+		printf("  %-18s %s\n", "RENAME_NOREPLACE:", _("unknown"));
+	else if (p->noreplace_errno == 0)
 		printf("  %-18s %s\n", "RENAME_NOREPLACE:", _("yes"));
 	else
 		printf("  %-18s %s (%s)\n", "RENAME_NOREPLACE:", _("no"), strerror(p->noreplace_errno));
-	if (p->xattr_errno == 0)
+	if (p->create_errno != 0 && p->tmpfile_errno != 0)
+		printf("  %-18s %s\n", _("user xattrs:"), _("unknown"));
+	else if (p->xattr_errno == 0)
 		printf("  %-18s %s\n", _("user xattrs:"), _("yes"));
 	else
 		printf("  %-18s %s (%s)\n", _("user xattrs:"), _("no"), strerror(p->xattr_errno));
-	printf("  %-18s %s (%s)\n", _("auto method:"), method_words[p->method], reason);
+	if (p->create_errno == 0)
+		printf("  %-18s %s (%s)\n", _("auto method:"), method_words[p->method], reason);
+	else
+		printf("  %-18s %s (%s)\n", _("auto method:"), _("none: no file can be made here"),
+		       strerror(p->create_errno));
 }
 
 static int probe_main(const struct tmpcreate_control *ctl, const char **args)
@@ -490,26 +573,6 @@ static int probe_main(const struct tmpcreate_control *ctl, const char **args)
 }
 
 /* ------------------------------------------------------------ scratch files */
-
-/* Named scratch files are removed on these signals; O_TMPFILE ones need nothing. */
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-
-static void cleanup_handler(int sig)
-{
-	fattrs_tmpfile_cleanup_signal();
-	(void)signal(sig, SIG_DFL);
-	(void)raise(sig);
-}
-
-static void cleanup_on_signals(void)
-{
-	struct sigaction sa = { .sa_handler = cleanup_handler };
-
-	(void)sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		(void)sigaction(cleanup_signals[i], &sa, NULL);
-}
-
 
 /* -v: "PROG: WHAT 'NAME' with method M (why)". */
 static void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *name)

@@ -100,6 +100,13 @@ enum {
 	 * fattrs_tmpfile_cleanup_signal() remove unless it was published.
 	 */
 	FATTRS_TMP_SCRATCH = 1 << 0,
+	/*
+	 * The name the file gets (from the named method, or from
+	 * fattrs_tmpfile_link()) is removed by fattrs_tmpfile_free() and
+	 * fattrs_tmpfile_cleanup_signal() until fattrs_tmpfile_keep(): a
+	 * name nobody was told about is never left behind.
+	 */
+	FATTRS_TMP_HOLD = 1 << 1,
 };
 
 struct fattrs_tmpfile;
@@ -112,7 +119,7 @@ struct fattrs_tmpfile;
  *          is made under this name, its X's randomised and retried on EEXIST
  * @mode:   permission bits (the umask applies, as with open(2))
  * @method: FATTRS_TMP_AUTO, FATTRS_TMP_TMPFILE or FATTRS_TMP_NAMED
- * @flags:  FATTRS_TMP_SCRATCH or 0
+ * @flags:  FATTRS_TMP_SCRATCH, FATTRS_TMP_HOLD or 0
  * @ret:    the new object, owning an O_RDWR|O_CLOEXEC descriptor
  *
  * Auto tries open(dir, O_TMPFILE) and falls back to a named file on
@@ -204,6 +211,13 @@ enum {
  */
 int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const char *backup,
 			   unsigned int flags);
+
+/**
+ * fattrs_tmpfile_keep() - the name is in use now: fattrs_tmpfile_free()
+ * and fattrs_tmpfile_cleanup_signal() leave it alone from here on
+ * (FATTRS_TMP_HOLD; a no-op otherwise).
+ */
+void fattrs_tmpfile_keep(struct fattrs_tmpfile *tf);
 
 /**
  * fattrs_tmpfile_cleanup_signal() - remove every unpublished scratch name
@@ -313,6 +327,8 @@ int fattrs_path_resolve(int dirfd, const char *path, char **ret);
  * @link_errno:      errno of the last link attempt that failed (0 if none)
  * @noreplace_errno: 0 if renameat2(RENAME_NOREPLACE) works, else its errno
  * @xattr_errno:     0 if user.* xattrs can be set on a file there, else errno
+ * @create_errno:    0 if a file can be made there at all, else the errno
+ *                   that stops every method (EROFS, EACCES, ...)
  * @method:          what FATTRS_TMP_AUTO would use there
  * @why:             why
  * @mnt_id:          the directory's mount id (stx_mnt_id), 0 if unknown
@@ -323,6 +339,7 @@ struct fattrs_probe {
 	int link_errno;
 	int noreplace_errno;
 	int xattr_errno;
+	int create_errno;
 	enum fattrs_tmp_method method;
 	enum fattrs_tmp_why why;
 	uint64_t mnt_id;
@@ -332,10 +349,12 @@ struct fattrs_probe {
  * fattrs_probe_dir() - find out what @dir supports by trying it.
  *
  * Creates only unnamed files or hidden random names, and removes every one
- * before it returns: the directory is left as it was.
+ * before it returns: the directory is left as it was.  A directory where
+ * nothing can be made (read-only, no permission, /proc) is still probed:
+ * @create_errno says why.
  *
- * Returns: 0, or -errno when the directory cannot be used at all (-ENOENT,
- * -ENOTDIR, -EACCES, -EROFS, ...).
+ * Returns: 0, or -errno when @dir cannot be looked at (-ENOENT, -ENOTDIR,
+ * -EACCES on a path component, ...).
  */
 int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a directory's filesystem supports, found by trying it: O_TMPFILE,
- * linking an unnamed file, RENAME_NOREPLACE, user xattrs.  Every name made
- * here is removed before returning.
+ * linking an unnamed file, RENAME_NOREPLACE, user xattrs, and whether files
+ * can be made there at all.  Every name made here is removed before
+ * returning.
  */
 #include "config.h"
 
@@ -59,36 +60,39 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 		if (r == 0)
 			(void)unlinkat(dirfd, fattrs_tmpfile_path(tf), 0);
 		tf = fattrs_tmpfile_free(tf);
-	} else if (r == -EOPNOTSUPP) {
-		p.tmpfile_errno = EOPNOTSUPP;
 	} else {
-		goto out;
+		/* EOPNOTSUPP: no O_TMPFILE; EROFS, EACCES...: nothing can be made here. */
+		p.tmpfile_errno = -r;
 	}
 
 	/* 2. A named scratch file: RENAME_NOREPLACE (and xattrs, if not known). */
 	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_NAMED, FATTRS_TMP_SCRATCH, &named);
-	if (r < 0)
-		goto out;
-	if (p.tmpfile_errno != 0)
-		p.xattr_errno = xattr_try(fattrs_tmpfile_fd(named));
-	r = fattrs_tmpname_pick(dirfd, &tmpl, &other);
-	if (r < 0)
-		goto out;
-	if (renameat2(dirfd, fattrs_tmpfile_path(named), dirfd, other, RENAME_NOREPLACE) == 0)
-		(void)unlinkat(dirfd, other, 0);
-	else
-		p.noreplace_errno = errno;
+	if (r == 0) {
+		if (p.tmpfile_errno != 0)
+			p.xattr_errno = xattr_try(fattrs_tmpfile_fd(named));
+		r = fattrs_tmpname_pick(dirfd, &tmpl, &other);
+		if (r < 0)
+			goto out;
+		if (renameat2(dirfd, fattrs_tmpfile_path(named), dirfd, other, RENAME_NOREPLACE) == 0)
+			(void)unlinkat(dirfd, other, 0);
+		else
+			p.noreplace_errno = errno;
+	} else {
+		p.create_errno = -r;
+		p.noreplace_errno = -r;
+		if (p.tmpfile_errno != 0)
+			p.xattr_errno = -r;
+	}
 	r = 0;
 
-	if (p.tmpfile_errno != 0) {
-		p.method = FATTRS_TMP_NAMED;
-		p.why = FATTRS_TMP_WHY_NO_TMPFILE;
-	} else if (p.link_via == FATTRS_LINK_NONE) {
-		p.method = FATTRS_TMP_NAMED;
-		p.why = FATTRS_TMP_WHY_NO_LINK;
-	} else {
+	if (p.tmpfile_errno == 0 && p.link_via != FATTRS_LINK_NONE) {
 		p.method = FATTRS_TMP_TMPFILE;
 		p.why = FATTRS_TMP_WHY_SUPPORTED;
+	} else {
+		p.method = FATTRS_TMP_NAMED;
+		p.why = p.tmpfile_errno != 0 ? FATTRS_TMP_WHY_NO_TMPFILE : FATTRS_TMP_WHY_NO_LINK;
+		if (p.create_errno != 0 && p.tmpfile_errno != EOPNOTSUPP)
+			p.create_errno = p.tmpfile_errno != 0 ? p.tmpfile_errno : p.create_errno;
 	}
 	*ret = p;
 out:

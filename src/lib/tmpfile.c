@@ -157,7 +157,7 @@ static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 		.mode = tf->mode,
 		.fd = -1,
 		.slot = -1,
-		.scratch = (tf->flags & FATTRS_TMP_SCRATCH) != 0,
+		.scratch = (tf->flags & (FATTRS_TMP_SCRATCH | FATTRS_TMP_HOLD)) != 0,
 	};
 	char *path;
 	int r = try_names(tf->dirfd, tmpl, &path, make_named, &a);
@@ -219,6 +219,11 @@ int fattrs_tmpfile_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
 		.slot = -1,
 	};
 
+	if (tmpl->path[0] != '\0' && tmpl->path[strlen(tmpl->path) - 1] == '/') {
+		/* "name/" can only be a directory, as open(O_CREAT) would say. */
+		free(tf);
+		return -EISDIR;
+	}
 	if (method == FATTRS_TMP_AUTO && link_known == FATTRS_LINK_NONE) {
 		tf->why = FATTRS_TMP_WHY_NO_LINK;
 		method = FATTRS_TMP_NAMED;
@@ -316,10 +321,12 @@ static int link_fd(int fd, int dirfd, const char *path, enum fattrs_link_via *re
 		return 0;
 	}
 	r = negerrno();
-	/* A failure to resolve /proc/self/fd/N itself means: no /proc. */
-	if (r == -ENOENT && faccessat(AT_FDCWD, proc, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
-		r = -ENOLINK;
-	return r;
+	/*
+	 * ENOENT both ways: no /proc either, or not linkable at all.  Say
+	 * "cannot link"; the named method then finds out whether the
+	 * directory itself is gone.
+	 */
+	return r == -ENOENT ? -ENOLINK : r;
 }
 
 struct link_args {
@@ -421,19 +428,21 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 
 int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 {
-	struct link_args a = { .fd = tf->fd, .slot = -1 };
+	bool hold = (tf->flags & FATTRS_TMP_HOLD) != 0;
+	struct link_args a = { .fd = tf->fd, .scratch = hold, .slot = -1 };
 	char *path;
 	int r;
 
 	if (tf->path != NULL) {
 		/* Named from the start: it already has its name. */
-		scratch_release(tf);
+		if (!hold)
+			scratch_release(tf);
 		return 0;
 	}
 	r = try_names(tf->dirfd, tmpl, &path, make_link, &a);
 	if (r == -ENOLINK) {
 		r = relink_as_named(tf, tmpl);
-		if (r == 0)
+		if (r == 0 && !hold)
 			scratch_release(tf);
 		return r;
 	}
@@ -441,7 +450,17 @@ int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmp
 		return r;
 	tf->path = path;
 	tf->via = a.via;
+	if (hold) {
+		/* The registry points at @path, which the object now owns. */
+		tf->slot = a.slot;
+		tf->unpublished = true;
+	}
 	return 0;
+}
+
+void fattrs_tmpfile_keep(struct fattrs_tmpfile *tf)
+{
+	scratch_release(tf);
 }
 
 static int make_dir(int dirfd, const char *path, void *data)

@@ -1,0 +1,217 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The shell completions, driven without a terminal (ECOSYSTEM §7): bash by
+# calling the completion function with COMP_* set, fish with complete -C,
+# zsh by parsing the file, registering it through compinit, and reading
+# the candidates from a zpty-driven shell.
+# bats file_tags=docs,completions
+# shellcheck disable=SC2016  # single-quoted scripts are for the shells they run in
+
+bats_require_minimum_version 1.5.0
+
+BASH_COMPLETION=/usr/share/bash-completion/bash_completion
+
+setup() {
+	load '../helpers/common'
+	COMPDIR="$FATTRS_SRCDIR/completions"
+	# Keep every shell away from the real home and its caches.
+	export HOME="$BATS_TEST_TMPDIR/home" XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/home/.config" \
+		XDG_DATA_HOME="$BATS_TEST_TMPDIR/home/.local/share" \
+		XDG_CACHE_HOME="$BATS_TEST_TMPDIR/home/.cache" ZDOTDIR="$BATS_TEST_TMPDIR/home"
+	unset BASH_COMPLETION_USER_DIR
+	mkdir -p "$HOME" "$BATS_TEST_TMPDIR/cwd/dir1" "$BATS_TEST_TMPDIR/cwd/dir2"
+	touch "$BATS_TEST_TMPDIR/cwd/file1"
+	cd "$BATS_TEST_TMPDIR/cwd" || return
+}
+
+require_bash_completion() {
+	[[ -r $BASH_COMPLETION ]] || skip "needs bash-completion ($BASH_COMPLETION)"
+}
+
+# bash_complete 'line up to the cursor': COMPREPLY on stdout, one per line,
+# sorted; compopt calls on stderr.  The line is split the way readline splits
+# it ("=" and ":" are words of their own).
+bash_complete() {
+	bash -c '
+		source "$1"
+		source "$2"
+		line=$3
+		COMP_LINE=$line COMP_POINT=${#line}
+		read -ra COMP_WORDS <<<"$(sed -E "s/([=:])/ \\1 /g" <<<"$line")"
+		[[ $line == *[[:space:]=:] ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		compopt() { printf "compopt %s\n" "$*" >&2; }
+		fn=$(complete -p "${COMP_WORDS[0]}" | sed -n "s/.*-F \([^ ]*\) .*/\1/p")
+		[[ -n $fn ]] || exit 1
+		COMPREPLY=()
+		"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}" | sort
+	' _ "$BASH_COMPLETION" "$COMPDIR/bash/tmpcreate" "$1"
+}
+
+# fish_complete 'line': what fish offers, "candidate<TAB>description" per line.
+fish_complete() {
+	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/tmpcreate.fish" "$1"
+}
+
+# ------------------------------------------------------------------ bash
+
+@test "bash: the completion file registers _tmpcreate for tmpcreate" {
+	require_bash_completion
+	run -0 bash -c 'source "$1"; source "$2"; complete -p tmpcreate' _ "$BASH_COMPLETION" "$COMPDIR/bash/tmpcreate"
+	assert_output 'complete -F _tmpcreate tmpcreate'
+}
+
+@test "bash: 'tmpcreate --me' completes to --method= with no space after" {
+	require_bash_completion
+	run -0 --separate-stderr bash_complete 'tmpcreate --me'
+	assert_output '--method='
+	# shellcheck disable=SC2154  # $stderr is set by run --separate-stderr
+	output=$stderr assert_output 'compopt -o nospace'
+}
+
+@test "bash: 'tmpcreate --method=' offers auto, named and tmpfile" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate --method='
+	assert_output $'auto\nnamed\ntmpfile'
+}
+
+@test "bash: 'tmpcreate --method=t' offers tmpfile only" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate --method=t'
+	assert_output 'tmpfile'
+}
+
+@test "bash: 'tmpcreate -p ' offers directories only" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate -p '
+	assert_output $'dir1\ndir2'
+}
+
+@test "bash: 'tmpcreate --tmpdir=' offers directories only" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate --tmpdir='
+	assert_output $'dir1\ndir2'
+}
+
+@test "bash: 'tmpcreate --probe ' offers directories only" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate --probe '
+	assert_output $'dir1\ndir2'
+}
+
+@test "bash: nothing is offered after --help" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate --help '
+	assert_output ''
+}
+
+@test "bash: the completion file passes shellcheck" {
+	require_cmd shellcheck
+	run -0 shellcheck "$COMPDIR/bash/tmpcreate"
+}
+
+# ------------------------------------------------------------------ fish
+
+@test "fish: the completion file parses" {
+	require_cmd fish
+	run -0 fish --no-config -n "$COMPDIR/fish/tmpcreate.fish"
+}
+
+@test "fish: 'tmpcreate --me' completes to --method" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate --me'
+	assert_output $'--method\tHow files are made'
+}
+
+@test "fish: 'tmpcreate --method=' offers auto, named and tmpfile" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate --method='
+	assert_equal "$(cut -f1 <<<"$output" | sort)" $'--method=auto\n--method=named\n--method=tmpfile'
+}
+
+@test "fish: 'tmpcreate -p ' offers directories only" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate -p '
+	assert_equal "$(cut -f1 <<<"$output" | sort)" $'dir1/\ndir2/'
+}
+
+@test "fish: 'tmpcreate --probe ' offers directories only" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate --probe '
+	assert_equal "$(cut -f1 <<<"$output" | sort)" $'dir1/\ndir2/'
+}
+
+# ------------------------------------------------------------------ zsh
+
+@test "zsh: the completion file parses" {
+	require_cmd zsh
+	run -0 zsh -n "$COMPDIR/zsh/_tmpcreate"
+}
+
+@test "zsh: compinit registers _tmpcreate for tmpcreate through #compdef" {
+	require_cmd zsh
+	run -0 zsh -fc 'fpath=($1 $fpath); autoload -U compinit; compinit -u -D; print -r -- $_comps[tmpcreate]' \
+		_ "$COMPDIR/zsh"
+	assert_output '_tmpcreate'
+}
+
+# zsh_complete 'line': what <Tab> offers, one candidate per line (a zsh -f -i
+# in a zpty, with compadd hooked to print what it adds between two marks).
+zsh_complete() {
+	cat >"$BATS_TEST_TMPDIR/zcomplete.zsh" <<-'EOF'
+		zmodload zsh/zpty || exit 3
+		compdir=$1; shift
+		zpty z zsh -f -i
+		init=$compdir/../zc-init.zsh
+		cat >$init <<INIT
+		PROMPT= RPROMPT= PS2=
+		fpath=(${(q)compdir} \$fpath)
+		autoload -U compinit && compinit -u -D
+		zstyle ':completion:*' list-grouped false
+		zstyle ':completion:*' insert-tab false
+		bindkey '^I' complete-word
+		bindkey '^M' undefined-key
+		bindkey '^J' undefined-key
+		_zc_mark() { print -r -- \$'\x1e' }
+		compprefuncs=(_zc_mark)
+		comppostfuncs=(_zc_mark exit)
+		compadd() {
+		  if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "\$@"; return; fi
+		  local -a _zc_hits
+		  builtin compadd -A _zc_hits "\$@"
+		  (( \$#_zc_hits )) && print -rl -- \$_zc_hits
+		}
+		print zc-ready
+		INIT
+		zpty -w z "source ${(q)init}"
+		local line
+		repeat 10; do zpty -r z line; [[ $line == zc-ready* ]] && break; done
+		zpty -w z "$*"$'\t'
+		integer marks=0
+		while zpty -r z line; do
+		  line=${line%$'\r'}; line=${line%$'\n'}; line=${line%$'\r'}
+		  if [[ $line == *$'\x1e'* ]]; then (( ++marks == 2 )) && break; continue; fi
+		  (( marks == 1 )) && print -r -- $line
+		done
+		zpty -d z
+		(( marks == 2 )) || exit 2
+	EOF
+	mkdir -p "$BATS_TEST_TMPDIR/zsh"
+	cp "$COMPDIR/zsh/_tmpcreate" "$BATS_TEST_TMPDIR/zsh/"
+	timeout 20 zsh -f "$BATS_TEST_TMPDIR/zcomplete.zsh" "$BATS_TEST_TMPDIR/zsh" "$1"
+}
+
+@test "zsh: 'tmpcreate --method=' offers auto, named and tmpfile" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	run -0 zsh_complete 'tmpcreate --method='
+	assert_equal "$(sort -u <<<"$output")" $'auto\nnamed\ntmpfile'
+}
+
+@test "zsh: 'tmpcreate --me' completes to --method" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	run -0 zsh_complete 'tmpcreate --me'
+	assert_output '--method'
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The man pages and the completions say what the program does (STYLE rule
+# 38): every long option of --help is documented and completed, the man
+# pages lint clean, and the SYNOPSIS matches --usage.  The option lists are
+# read from the built program, never written down here.
+# bats file_tags=docs
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load '../helpers/common'
+	MAN_PAGE="$FATTRS_SRCDIR/man/tmpcreate.1"
+	COMPDIR="$FATTRS_SRCDIR/completions"
+}
+
+# The long options of "tmpcreate --help", one per line, without "--".  Only
+# the option column is read (a description may mention other options).
+help_long_options() {
+	tmpcreate --help | sed -nE 's/^ {2,6}(-[^-], +)?--([[:alnum:]][[:alnum:]-]*).*/\2/p'
+}
+
+# The short option letters of "tmpcreate --usage", one per line: from
+# "[-duqtvV?]", "[-d|--directory]", "[-p DIR]" and the like.
+usage_short_letters() {
+	tmpcreate --usage | grep -oE '(^|[[ |])-[^- |[]+' | sed -E 's/^[[ |]?-//; s/\]$//' | fold -w1 | sort -u
+}
+
+# Fail listing every long option of --help that FILE lacks.  PATTERN is an
+# extended regex in which @OPT@ stands for the option name.
+assert_options_in() {
+	local file=$1 pattern=$2 opt missing=()
+	local -a opts
+	mapfile -t opts < <(help_long_options)
+	((${#opts[@]} > 0)) || fail "no long options found in 'tmpcreate --help'"
+	assert_file_exists "$file"
+	for opt in "${opts[@]}"; do
+		grep -Eq -- "${pattern//@OPT@/$opt}" "$file" || missing+=("--$opt")
+	done
+	((${#missing[@]} == 0)) || fail "${file#"$FATTRS_SRCDIR"/} lacks: ${missing[*]}"
+}
+
+# The text of a man page as a reader sees it, without overstrike.
+render_man() {
+	if [[ -n ${MANDOC:-} ]] || command -v mandoc >/dev/null 2>&1; then
+		"${MANDOC:-mandoc}" -Tascii "$1" | col -b
+	else
+		groff -mandoc -Tascii -P-cbou "$1"
+	fi
+}
+
+@test "tmpcreate --help lists long options, --help and --usage among them" {
+	run -0 help_long_options
+	assert_line 'help'
+	assert_line 'usage'
+	assert_line 'version'
+	(( ${#lines[@]} >= 4 ))
+}
+
+@test "tmpcreate.1 documents every long option of --help as .Fl Fl" {
+	assert_options_in "$MAN_PAGE" 'Fl Fl @OPT@([^[:alnum:]-]|$)'
+}
+
+@test "the bash completion offers every long option of --help" {
+	assert_options_in "$COMPDIR/bash/tmpcreate" "(^|[^[:alnum:]-])--@OPT@([^[:alnum:]-]|\$)"
+}
+
+@test "the zsh completion offers every long option of --help" {
+	assert_options_in "$COMPDIR/zsh/_tmpcreate" "(^|[^[:alnum:]-])--@OPT@([^[:alnum:]-]|\$)"
+}
+
+@test "the fish completion offers every long option of --help" {
+	assert_options_in "$COMPDIR/fish/tmpcreate.fish" "(^|[[:space:]])(-l|--long-option)[[:space:]]+'?@OPT@'?([[:space:]]|\$)"
+}
+
+@test "the SYNOPSIS of tmpcreate.1 names every option letter of --usage" {
+	local -a letters
+	local synopsis l missing=()
+	command -v mandoc >/dev/null 2>&1 || [[ -n ${MANDOC:-} ]] || command -v groff >/dev/null 2>&1 ||
+		skip "needs mandoc or groff to render the man page"
+	mapfile -t letters < <(usage_short_letters)
+	((${#letters[@]} > 0)) || fail "no option letters found in 'tmpcreate --usage'"
+	synopsis=$(render_man "$MAN_PAGE" | sed -n '/^SYNOPSIS/,/^[A-Z]/{/^[A-Z]/!p}')
+	[[ -n $synopsis ]] || fail "tmpcreate.1 has no SYNOPSIS"
+	# Option letters as the reader sees them: "[-dqtuv]", "-p dir", "-V | -?".
+	local shown
+	shown=$(grep -oE '(^|[[ |])-[^- |[]+' <<<"$synopsis" | sed -E 's/^[[ |]?-//; s/\]$//' | tr -d '\n')
+	for l in "${letters[@]}"; do
+		[[ $shown == *"$l"* ]] || missing+=("-$l")
+	done
+	((${#missing[@]} == 0)) || fail "SYNOPSIS lacks: ${missing[*]}"$'\n'"$synopsis"
+}
+
+@test "every man page is clean under mandoc -Tlint -Wwarning" {
+	local mandoc=${MANDOC:-$(command -v mandoc)} page rc=0
+	[[ -n $mandoc ]] || skip "needs mandoc"
+	local -a pages=("$FATTRS_SRCDIR"/man/*.[1-8])
+	[[ -e ${pages[0]} ]] || fail "no man pages in man/"
+	for page in "${pages[@]}"; do
+		run "$mandoc" -Tlint -Wwarning "$page"
+		if ((status != 0)); then
+			echo "${page#"$FATTRS_SRCDIR"/}: mandoc exit $status"
+			echo "$output"
+			rc=1
+		fi
+	done
+	((rc == 0))
+}
+
+@test "every man page formats without groff warnings" {
+	local page
+	require_cmd groff
+	for page in "$FATTRS_SRCDIR"/man/*.[1-8]; do
+		run --separate-stderr groff -mandoc -ww -z "$page"
+		# groff exits 0 even when it warns: the warnings are the test.
+		# shellcheck disable=SC2154
+		[[ -z $stderr ]] || fail "${page#"$FATTRS_SRCDIR"/}: $stderr"
+	done
+}
+
+@test "every man page has a NAME line that whatis can read" {
+	local page
+	require_cmd lexgrog
+	for page in "$FATTRS_SRCDIR"/man/*.[1-8]; do
+		run lexgrog "$page"
+		assert_success
+		assert_output --regexp ": \"[a-z][-a-z0-9]* - .+\"$"
+	done
+}
+
+@test "every man page and completion file is installed by its local.mk" {
+	local f missing=()
+	for f in "$FATTRS_SRCDIR"/man/*.[1-8]; do
+		grep -Eq "%D%/${f##*/}([[:space:]]|\$)" "$FATTRS_SRCDIR/man/local.mk" || missing+=("${f#"$FATTRS_SRCDIR"/}")
+	done
+	for f in "$COMPDIR"/bash/* "$COMPDIR"/zsh/* "$COMPDIR"/fish/*; do
+		[[ -e $f ]] || continue
+		f=${f#"$COMPDIR"/}
+		grep -Eq "%D%/$f([[:space:]]|\$)" "$COMPDIR/local.mk" || missing+=("completions/$f")
+	done
+	((${#missing[@]} == 0)) || fail "not installed: ${missing[*]}"
+}
