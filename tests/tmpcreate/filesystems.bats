@@ -228,7 +228,7 @@ tmpfile_dir() {
 	assert_trace "$trace" 'linkat\(AT_FDCWD, "/proc/self/fd/[0-9]+", .*AT_SYMLINK_FOLLOW\) = -1 ENOENT .*\(INJECTED\)'
 	assert_trace "$trace" "openat\\(AT_FDCWD, \"$(re_escape "$path")\", O_RDWR\\|O_CREAT\\|O_EXCL\\|O_NOFOLLOW\\|O_CLOEXEC, 0600\\) = [0-9]+$"
 	# shellcheck disable=SC2154
-	[ "$stderr" = "tmpcreate: created file '$path' with method named (an unnamed file cannot be given a name here (no AT_EMPTY_PATH, no /proc))" ]
+	[ "$stderr" = "tmpcreate: created file '$path' with method named (an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed)" ]
 	[ "$(ls -A "$D")" = "${path##*/}" ]
 }
 
@@ -243,7 +243,7 @@ tmpfile_dir() {
 	path=$output
 	assert_trace "$trace" "openat\\(AT_FDCWD, \"$(re_escape "$path")\", O_RDWR\\|O_CREAT\\|O_EXCL\\|O_NOFOLLOW\\|O_CLOEXEC, 0600\\) = [0-9]+$"
 	# shellcheck disable=SC2154
-	[ "$stderr" = "tmpcreate: created file '$path' with method named (an unnamed file cannot be given a name here (no AT_EMPTY_PATH, no /proc))" ]
+	[ "$stderr" = "tmpcreate: created file '$path' with method named (an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed)" ]
 	[ "$(ls -A "$D")" = "${path##*/}" ]
 }
 

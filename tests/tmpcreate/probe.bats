@@ -112,6 +112,8 @@ probe_on() {
 			'link=null'
 			'rename_noreplace=false'
 			"user_xattr=$xattr"
+			"writable=true"
+			"create_error=null"
 			'method="named"'
 			'reason="O_TMPFILE is not supported here: Operation not supported"'
 		)
@@ -122,6 +124,8 @@ probe_on() {
 			'link="AT_EMPTY_PATH"'
 			'rename_noreplace=true'
 			"user_xattr=$xattr"
+			"writable=true"
+			"create_error=null"
 			'method="tmpfile"'
 			'reason="O_TMPFILE works here"'
 		)
@@ -226,4 +230,26 @@ probe_on() {
 	# shellcheck disable=SC2154
 	assert_equal "${#stderr_lines[@]}" 2
 	assert_equal "${stderr_lines[1]#*:}" "${stderr_lines[0]#*:}"
+}
+
+# bats test_tags=mount
+@test "a read-only directory is still probed: nothing can be made there, and it says why" {
+	fs_require tmpfs
+	require_json
+	run -0 --separate-stderr fs_run tmpfs '
+		mount -o remount,ro "$MNT" || exit 125
+		tmpcreate --probe "$D" && tmpcreate --probe --json "$D"
+		rc=$?
+		mount -o remount,rw "$MNT"
+		exit $rc'
+	# shellcheck disable=SC2154
+	assert_equal "$stderr" ''
+	assert_line --index 2 --regexp '^  O_TMPFILE: +no \(Read-only file system\)$'
+	assert_line --index 4 --regexp '^  RENAME_NOREPLACE: +unknown$'
+	assert_line --index 6 --regexp '^  auto method: +none: no file can be made here \(Read-only file system\)$'
+	run -0 json_fields <<<"${lines[7]}"
+	assert_line 'writable=false'
+	assert_line 'create_error="Read-only file system"'
+	assert_line 'method=null'
+	assert_line 'rename_noreplace=null'
 }
