@@ -1,0 +1,524 @@
+#!/usr/bin/env bash
+# bench/atomic-output.sh: `tmpcreate -o FILE` (atomic replace of FILE by standard input) measured in
+# one run beside `cat > FILE` (not atomic: the speed reference), `sponge FILE` (moreutils) and a bare C
+# O_TMPFILE writer (bench/src/atomic-writer.c: the floor), at 1 GiB and at 4 KiB, from a regular file
+# and from a pipe. It is a benchmark, not a test: it exits 0 once it has measured (1 only when it
+# cannot run) and prints PASS/MISS per target.
+#
+#   bash bench/atomic-output.sh                    # from the build dir: uses ./src/tmpcreate (~5-8 min:
+#                                                  # sponge at 1 GiB takes 5-20 s a run)
+#   TMPCREATE=/path/to/tmpcreate bash bench/atomic-output.sh
+#   QUICK=1 bash bench/atomic-output.sh            # smoke run: 8 MiB, 10 writes, 2 rounds (seconds)
+#   DEST="disk ext4 tmpfs" bash bench/atomic-output.sh
+#
+# Method (every figure comes from this one run):
+#  - The source SRC is on a tmpfs (a private one as root, else /dev/shm), made of non-zero bytes.
+#    "From a file" is `WRITER <SRC`; "from a pipe" is `cat SRC | WRITER`.
+#  - FILE exists before every run (4 bytes, mode 0640) and every writer replaces it. It is reset, and
+#    its filesystem synced (sync -f), untimed, before each timed run.
+#  - Writers: cat >FILE; TMPDIR=FILE's dir sponge FILE; atomic-writer -s none|full FILE (C: O_TMPFILE,
+#    copy_file_range->sendfile from a file, splice from a pipe grown to 1 MiB, fsync file (+ dir for
+#    full), linkat + renameat); tmpcreate -o FILE --sync=none; tmpcreate -o FILE (default: full).
+#    At 4 KiB each timed run is REPS writes, one process each, in an sh loop, and /usr/bin/true in
+#    the same loop is the process floor.
+#  - Time: runt (bench/src/runt.c: CLOCK_MONOTONIC around fork..wait4) of `sh -c 'PIPELINE'`.
+#    Rounds are interleaved (round r starts at case r mod n, so drift and order hit every case
+#    alike); a ratio is the median over rounds of case/reference measured in the same round.
+#  - Peak RSS: one untimed warm-up run per case with the writer itself as runt's child
+#    (`runt WRITER <SRC`, `cat SRC | runt WRITER`): wait4's ru_maxrss of the writer alone.
+#  - Checks: after every tmpcreate run (and after the first run of every other writer) FILE must
+#    equal SRC (cmp), the writer must have exited 0, and for the atomic writers FILE must have kept
+#    mode 0640 and be the only entry left in its directory; else the row says CHECK FAILED.
+#  - Syscalls: one strace -f of tmpcreate and of the C writer per source (data-moving calls, bytes
+#    per call, F_SETPIPE_SZ), on min(SIZE, 64 MiB).
+#
+# Environment:
+#   TMPCREATE  the binary (default: ./src/tmpcreate, else ../src/tmpcreate next to this script, else
+#              tmpcreate on PATH)
+#   SIZE       the large size (1G; numfmt --from=iec: 512M, 2G...)   SMALL  the small size (4K)
+#   REPS       writes per timed run at the small size (100)
+#   ROUNDS     timed rounds per section (default 3 at SIZE, 7 at SMALL), plus one warm-up
+#   DEST       where FILE lives, one or more of: disk (a directory under ${TMPDIR:-/tmp}; default),
+#              tmpfs, ext4 (fresh mounts; root only, skipped otherwise)
+#   QUICK=1    SIZE=8M REPS=10 ROUNDS=2: a smoke run in seconds
+#   CC         compiler for bench/src/*.c (cc)
+#
+# As root it re-executes itself in a private mount namespace (unshare -m): the tmpfs and the ext4
+# loop image (mount -o loop: the loop device is auto-detached at umount) are invisible to the rest of
+# the machine and go away with the process even if it is killed; on exit (Ctrl-C included) it
+# unmounts, detaches any loop device still bound to its own image, and deletes its work dir.
+# shellcheck disable=SC2002 # `cat SRC | WRITER` is the point: the "from a pipe" cases
+set -euo pipefail
+export LC_ALL=C
+
+SELF=$(realpath "${BASH_SOURCE[0]}")
+BENCH_DIR=$(dirname "$SELF")
+
+if [[ $(id -u) -eq 0 && -z ${ATOMIC_BENCH_NS:-} ]] && command -v unshare >/dev/null; then
+	export ATOMIC_BENCH_NS=1
+	exec unshare --mount --propagation private -- bash "$SELF" "$@"
+fi
+
+die() { printf 'atomic-output.sh: %s\n' "$*" >&2; exit 1; }
+note() { printf 'atomic-output.sh: %s\n' "$*" >&2; }
+
+SIZE=${SIZE:-1G}
+SMALL=${SMALL:-4K}
+REPS=${REPS:-100}
+DEST=${DEST:-disk}
+if [[ ${QUICK:-0} == 1 ]]; then
+	SIZE=8M REPS=10 ROUNDS=2
+fi
+BIG_BYTES=$(numfmt --from=iec "$SIZE") || die "SIZE=$SIZE: not a size"
+SMALL_BYTES=$(numfmt --from=iec "$SMALL") || die "SMALL=$SMALL: not a size"
+((BIG_BYTES > 0 && SMALL_BYTES > 0)) || die "sizes must be positive"
+
+# ------------------------------------------------------------------ the binaries
+if [[ -z ${TMPCREATE:-} ]]; then
+	for c in ./src/tmpcreate "$BENCH_DIR/../src/tmpcreate"; do
+		[[ -x $c ]] && { TMPCREATE=$c; break; }
+	done
+	[[ -n ${TMPCREATE:-} ]] || TMPCREATE=$(command -v tmpcreate || true)
+	[[ -n $TMPCREATE ]] || die "no tmpcreate found: run from the build dir, or set TMPCREATE=/path/to/tmpcreate"
+fi
+TMPCREATE=$(realpath "$TMPCREATE")
+[[ -x $TMPCREATE ]] || die "TMPCREATE=$TMPCREATE is not executable"
+TRUE=$(type -P true) # /usr/bin/true: the builtin would not spawn
+for t in cat cmp numfmt stat find strace findmnt "${CC:-cc}"; do
+	command -v "$t" >/dev/null || die "missing tool: $t"
+done
+HAVE_SPONGE=0
+command -v sponge >/dev/null && HAVE_SPONGE=1
+((HAVE_SPONGE)) || note "sponge not found (apt-get install moreutils): its rows and the sponge target are skipped"
+
+# ------------------------------------------------------------------ work dir, cleanup
+WORK=
+SHMDIR= # the source's directory in /dev/shm when not root
+MOUNTS=()
+IMAGES=()
+cleanup() {
+	local rc=$? i img dev
+	trap - EXIT INT TERM HUP
+	cd /
+	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+		if mountpoint -q "${MOUNTS[i]}"; then
+			umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}" || note "could not unmount ${MOUNTS[i]}"
+		fi
+	done
+	# mount -o loop sets autoclear, so the device goes at umount; this only catches a mount that
+	# failed half way. Only devices bound to our own image are touched.
+	for img in "${IMAGES[@]}"; do
+		for dev in $(losetup --list --noheadings --output NAME --associated "$img" 2>/dev/null); do
+			losetup --detach "$dev" || note "could not detach $dev"
+		done
+	done
+	[[ -n $WORK && -d $WORK ]] && rm -rf "$WORK"
+	[[ -n $SHMDIR && -d $SHMDIR ]] && rm -rf "$SHMDIR"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-atomic.XXXXXX")
+mkdir -p "$WORK/bin" "$WORK/mnt"
+for src in atomic-writer runt; do
+	"${CC:-cc}" -O2 -Wall -Wextra -o "$WORK/bin/$src" "$BENCH_DIR/src/$src.c" || die "cannot build $src.c"
+done
+CW=$WORK/bin/atomic-writer
+RUNT=$WORK/bin/runt
+RES=$WORK/results # "key value" lines for the summary
+: >"$RES"
+res() { printf '%s %s\n' "$1" "$2" >>"$RES"; }
+get() { awk -v k="$1" '$1 == k { v = substr($0, length(k) + 2) } END { print (v == "" ? "n/a" : v) }' "$RES"; }
+LOG=$WORK/stderr.log # the writers' stderr
+: >"$LOG"
+
+ROOT=0
+[[ $(id -u) -eq 0 ]] && ROOT=1
+
+mount_fs() { # FS DIR MIB
+	local fs=$1 dir=$2 mib=$3 img
+	mkdir -p "$dir"
+	case $fs in
+	tmpfs) mount -t tmpfs -o "size=${mib}m,mode=0755" tmpfs "$dir" ;;
+	ext4)
+		img=$WORK/$(basename "$dir").ext4.img
+		truncate -s "${mib}M" "$img"
+		IMAGES+=("$img")
+		# no lazy init: no kernel thread zeroing inode tables while we measure
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+		mount -o loop "$img" "$dir"
+		;;
+	*) die "unknown filesystem '$fs'" ;;
+	esac
+	MOUNTS+=("$dir")
+}
+
+umount_fs() { # DIR
+	local i
+	umount "$1" || umount -l "$1"
+	for i in "${!MOUNTS[@]}"; do [[ ${MOUNTS[i]} == "$1" ]] && unset 'MOUNTS[i]'; done
+	MOUNTS=("${MOUNTS[@]}")
+	rm -f "$WORK/$(basename "$1")".*.img
+}
+
+machine() {
+	printf '%s, Linux %s, %s, %s cores, %s, load %s, %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -r)" \
+		"$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)" "$(nproc)" \
+		"$(awk '/^MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo)" \
+		"$(cut -d' ' -f1-3 /proc/loadavg)" "$(
+			# shellcheck source=/dev/null
+			. /etc/os-release && echo "$PRETTY_NAME"
+		)"
+}
+
+sq() { local s=${1//\'/\'\\\'\'}; printf "'%s'" "$s"; } # quote for sh -c
+
+# ------------------------------------------------------------------ the source (tmpfs)
+if ((ROOT)); then
+	SRCM=$WORK/mnt/src
+	mount_fs tmpfs "$SRCM" $((BIG_BYTES / 1048576 + 160)) # + the 64 MiB strace source
+	SRCDESC="private tmpfs"
+elif [[ $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs && -w /dev/shm ]]; then
+	SHMDIR=$(mktemp -d /dev/shm/bench-atomic-src.XXXXXX)
+	SRCM=$SHMDIR
+	SRCDESC="/dev/shm (tmpfs)"
+else
+	SRCM=$WORK/src && mkdir -p "$SRCM"
+	SRCDESC="NOT a tmpfs: $(stat -f -c %T "$SRCM") (not root, no /dev/shm)"
+fi
+mksrc() { # BYTES FILE: non-zero bytes, so nothing can take a zero-page shortcut
+	(set +o pipefail; yes 'fattrs atomic output benchmark 0123456789' | head -c "$1" >"$2")
+}
+SRC_BIG=$SRCM/big
+SRC_SMALL=$SRCM/small
+SRC_DIAG=$SRCM/diag
+mksrc "$BIG_BYTES" "$SRC_BIG"
+mksrc "$SMALL_BYTES" "$SRC_SMALL"
+DIAG_BYTES=$((BIG_BYTES < 67108864 ? BIG_BYTES : 67108864))
+mksrc "$DIAG_BYTES" "$SRC_DIAG"
+
+# ------------------------------------------------------------------ the cases
+# ID, label, and the writer as sh text (W_*); the writer alone as a bash command for the RSS run.
+declare -A LABEL=(
+	[cat]="cat > FILE (not atomic: reference)"
+	[sponge]="TMPDIR=DIR sponge FILE"
+	[cwn]="C atomic-writer -s none FILE"
+	[cwf]="C atomic-writer -s full FILE"
+	[tcn]="tmpcreate -o FILE --sync=none"
+	[tcf]="tmpcreate -o FILE (default --sync=full)"
+	[true]="(0) /usr/bin/true: process floor, no file"
+)
+writer_sh() { # ID -> sh text of the writer, reading stdin
+	case $1 in
+	cat) echo "cat >$(sq "$F")" ;;
+	sponge) echo "TMPDIR=$(sq "$DDIR") sponge $(sq "$F")" ;;
+	cwn) echo "$(sq "$CW") -s none $(sq "$F")" ;;
+	cwf) echo "$(sq "$CW") -s full $(sq "$F")" ;;
+	tcn) echo "$(sq "$TMPCREATE") -o $(sq "$F") --sync=none" ;;
+	tcf) echo "$(sq "$TMPCREATE") -o $(sq "$F")" ;;
+	true) sq "$TRUE" && echo ;;
+	esac
+}
+writer_rss() { # ID OUT: the writer itself as runt's child, stdin inherited
+	case $1 in
+	cat) "$RUNT" -o "$2" cat >"$F" ;;
+	sponge) TMPDIR=$DDIR "$RUNT" -o "$2" sponge "$F" ;;
+	cwn) "$RUNT" -o "$2" "$CW" -s none "$F" ;;
+	cwf) "$RUNT" -o "$2" "$CW" -s full "$F" ;;
+	tcn) "$RUNT" -o "$2" "$TMPCREATE" -o "$F" --sync=none ;;
+	tcf) "$RUNT" -o "$2" "$TMPCREATE" -o "$F" ;;
+	true) "$RUNT" -o "$2" "$TRUE" ;;
+	esac
+}
+
+reset_file() { # untimed, before every run
+	find "$DDIR" -mindepth 1 -delete
+	printf 'old\n' >"$F"
+	chmod 0640 "$F"
+	sync -f "$DDIR"
+}
+
+check_file() { # ID RC -> 0 when the result is right
+	local id=$1 rc=$2
+	[[ $id == true ]] && return 0
+	((rc == 0)) || { note "CHECK FAILED: $SEC ${LABEL[$id]}: exit $rc"; return 1; }
+	cmp -s "$S" "$F" || { note "CHECK FAILED: $SEC ${LABEL[$id]}: FILE differs from SRC"; return 1; }
+	case $id in
+	cwn | cwf | tcn | tcf)
+		local mode n
+		mode=$(stat -c %a "$F")
+		[[ $mode == 640 ]] || { note "CHECK FAILED: $SEC ${LABEL[$id]}: mode $mode, not 640"; return 1; }
+		n=$(find "$DDIR" -mindepth 1 | wc -l)
+		((n == 1)) || { note "CHECK FAILED: $SEC ${LABEL[$id]}: $n entries in FILE's directory (leftovers)"; return 1; }
+		;;
+	esac
+	return 0
+}
+
+# run_case ID ROUND RAW: reset, one timed run (REPS writes at the small size), checks
+run_case() {
+	local id=$1 r=$2 raw=$3 w cmd line chk=ok
+	reset_file
+	if ((r < 0)); then # warm-up: the writer alone under runt, for its peak RSS
+		rm -f "$WORK/.rss"
+		if [[ $SRCKIND == pipe ]]; then
+			cat "$S" | writer_rss "$id" "$WORK/.rss" 2>>"$LOG" || true
+		else
+			writer_rss "$id" "$WORK/.rss" <"$S" 2>>"$LOG" || true
+		fi
+		read -r _ _ _ line _ <"$WORK/.rss"
+		printf '%s %s rss %s\n' "$SEC" "$id" "$line" >>"$RES"
+		return 0
+	fi
+	w=$(writer_sh "$id")
+	if [[ $SRCKIND == pipe ]]; then w="cat $(sq "$S") | $w"; else w="$w <$(sq "$S")"; fi
+	if ((UNITS > 1)); then cmd="i=0; while [ \$i -lt $UNITS ]; do $w || exit \$?; i=\$((i+1)); done"; else cmd=$w; fi
+	rm -f "$WORK/.t"
+	"$RUNT" -o "$WORK/.t" sh -c "$cmd" 2>>"$LOG" >/dev/null || true
+	read -r line <"$WORK/.t"
+	if [[ $id == tc? ]] || ((r == 0)); then
+		check_file "$id" "${line##* }" || chk=FAILED
+	fi
+	printf '%s %s %s\n' "$id" "$r" "$line" >>"$raw"
+	[[ $chk == ok ]] || res "failed.$SEC.$id" 1
+}
+
+# summarise RAW: the table, and key/value results for the summary
+summarise() {
+	local raw=$1
+	IDS_STR="${IDS[*]}" LABELS_STR=$(for id in "${IDS[@]}"; do echo "${LABEL[$id]}"; done) \
+		awk -v sec="$SEC" -v res="$RES" -v units="$UNITS" -v bytes="$BYTES" '
+	function median(a, m,   t, i, j, x) {
+		for (i = 1; i <= m; i++) t[i] = a[i]
+		for (i = 2; i <= m; i++) { x = t[i]; for (j = i - 1; j >= 1 && t[j] > x; j--) t[j+1] = t[j]; t[j+1] = x }
+		return (m % 2) ? t[(m+1)/2] : (t[m/2] + t[m/2+1]) / 2
+	}
+	function ratio(a, b,   r, q, m) {
+		if (!(a in have) || !(b in have)) return -1
+		m = 0; for (r = 0; r < nr; r++) q[++m] = w[a, r] / w[b, r]; return median(q, m)
+	}
+	function rng(a, b,   r, x, lo, hi) {
+		lo = 1e30; hi = 0
+		for (r = 0; r < nr; r++) { x = w[a, r] / w[b, r]; if (x < lo) lo = x; if (x > hi) hi = x }
+		return sprintf("%.2f-%.2f", lo, hi)
+	}
+	function fr(x) { return x < 0 ? "–" : sprintf("%.2f", x) }
+	BEGIN {
+		n = split(ENVIRON["IDS_STR"], id, " "); split(ENVIRON["LABELS_STR"], lab, "\n")
+		pre = "failed." sec "."
+		while ((getline line < res) > 0) {
+			split(line, f, " ")
+			if (f[1] == sec && f[3] == "rss") rss[f[2]] = f[4]
+			if (substr(f[1], 1, length(pre)) == pre) bad[substr(f[1], length(pre) + 1)] = 1
+		}
+		close(res)
+	}
+	{ w[$1, $2] = $3; c[$1, $2] = $4 + $5; have[$1] = 1; if ($2 + 1 > nr) nr = $2 + 1; if ($7 != 0 && $1 != "true") bad[$1] = 1 }
+	END {
+		if (units > 1) printf "| case | median ms/run | min-max ms | per write | MB/s | x cat (paired) | x C -s none | x C -s full | sponge / case | cpu ms | peak RSS (writer) |\n"
+		else printf "| case | median ms | min-max ms | MB/s | x cat (paired) | x C -s none | x C -s full | sponge / case | cpu ms | peak RSS (writer) |\n"
+		printf "|---|---:|---:|%s---:|---:|---:|---:|---:|---:|\n", (units > 1 ? "---:|---:|" : "---:|")
+		for (i = 1; i <= n; i++) {
+			k = id[i]; m = 0; lo = 1e30; hi = 0
+			for (r = 0; r < nr; r++) { a[++m] = w[k, r]; cc[m] = c[k, r]; if (w[k, r] < lo) lo = w[k, r]; if (w[k, r] > hi) hi = w[k, r] }
+			med = median(a, m); mc = median(cc, m)
+			mbs = (k == "true") ? "–" : sprintf(bytes * units / (med / 1e9) / 1e6 < 10 ? "%.2f" : "%.0f", bytes * units / (med / 1e9) / 1e6)
+			per = med / units / 1000
+			sp = ratio("sponge", k)
+			printf "| %s%s | %.1f | %.1f-%.1f |%s %s | %s | %s | %s | %s | %.1f | %s |\n", lab[i], (k in bad) ? " **CHECK FAILED**" : "", med / 1e6, lo / 1e6, hi / 1e6,
+				(units > 1 ? sprintf(" %.0f us |", per) : ""), mbs, fr(ratio(k, "cat")), fr(ratio(k, "cwn")), fr(ratio(k, "cwf")),
+				(k == "true" || sp < 0) ? "–" : sprintf("%.2f", sp), mc / 1e6, (k in rss) ? sprintf("%.2f MiB", rss[k] / 1024) : "–"
+			print sec ".med." k, med >> res
+			print sec ".per." k, per >> res
+		}
+		print sec ".x.tcf.cat", ratio("tcf", "cat") >> res; print sec ".r.tcf.cat", rng("tcf", "cat") >> res
+		print sec ".x.tcn.cat", ratio("tcn", "cat") >> res; print sec ".r.tcn.cat", rng("tcn", "cat") >> res
+		print sec ".x.tcn.cwn", ratio("tcn", "cwn") >> res; print sec ".r.tcn.cwn", rng("tcn", "cwn") >> res
+		print sec ".x.tcf.cwf", ratio("tcf", "cwf") >> res; print sec ".r.tcf.cwf", rng("tcf", "cwf") >> res
+		print sec ".x.cwf.cat", ratio("cwf", "cat") >> res
+		print sec ".x.cwn.cat", ratio("cwn", "cat") >> res
+		if ("sponge" in have) { print sec ".x.sponge.tcf", ratio("sponge", "tcf") >> res; print sec ".r.sponge.tcf", rng("sponge", "tcf") >> res }
+		for (k in bad) print sec ".bad." k, 1 >> res
+	}' "$raw"
+}
+
+# ------------------------------------------------------------------ syscalls of one run
+diag() { # ID: writer alone under strace, from a file and from a pipe, on SRC_DIAG
+	local id=$1 kind t
+	for kind in file pipe; do
+		t=$WORK/trace.$id.$kind
+		reset_file
+		local -a argv
+		case $id in
+		cwf) argv=("$CW" -s full "$F") ;;
+		tcf) argv=("$TMPCREATE" -o "$F") ;;
+		esac
+		if [[ $kind == pipe ]]; then
+			cat "$SRC_DIAG" | strace -f -qq -o "$t" "${argv[@]}" 2>>"$LOG" || true
+		else
+			strace -f -qq -o "$t" "${argv[@]}" <"$SRC_DIAG" 2>>"$LOG" || true
+		fi
+		awk -v label="${LABEL[$id]}" -v kind="$kind" '
+		{ line = $0; sub(/^[0-9]+ +/, "", line) }
+		line ~ /^[a-z_0-9]+\(/ { total++; nm = line; sub(/\(.*/, "", nm); cnt[nm]++
+			ret = line; sub(/.*\) += /, "", ret); sub(/ .*/, "", ret)
+			if (ret ~ /^[0-9]+$/) bytes[nm] += ret }
+		line ~ /F_SETPIPE_SZ/ { ps = line; sub(/.*= /, "", ps); pipesz = ps }
+		END {
+			s = ""
+			split("splice copy_file_range sendfile read write fsync fdatasync linkat renameat renameat2 fchmod fchown fsetxattr flistxattr", want, " ")
+			for (i = 1; i in want; i++) { nm = want[i]; if (cnt[nm] == 0) continue
+				if (nm ~ /^(splice|copy_file_range|sendfile|read|write)$/) s = s sprintf("%s%s %d (%.0f KiB/call)", s ? ", " : "", nm, cnt[nm], bytes[nm] / cnt[nm] / 1024)
+				else s = s sprintf("%s%s %d", s ? ", " : "", nm, cnt[nm]) }
+			printf "| %s | %s | %d | %s | %s |\n", label, kind, total, pipesz == "" ? "not called" : pipesz, s
+		}' "$t"
+	done
+}
+
+# ------------------------------------------------------------------ run
+echo "# Atomic output: bench/atomic-output.sh"
+echo
+echo "machine: $(machine)"
+echo "uptime at start: $(uptime)"
+echo "tmpcreate: $TMPCREATE ($("$TMPCREATE" --version 2>/dev/null | head -1 || true))"
+echo "tools: $(cat --version | head -1); sponge: $( ((HAVE_SPONGE)) && dpkg-query -W -f '${Package} ${Version}' moreutils 2>/dev/null || echo none); C writer: bench/src/atomic-writer.c (${CC:-cc} -O2)"
+echo "sizes: $SIZE ($BIG_BYTES bytes, one write per run) and $SMALL ($SMALL_BYTES bytes, $REPS writes per run); SRC on $SRCDESC"
+START=$SECONDS
+
+dests=()
+for d in $DEST; do
+	case $d in
+	disk) dests+=(disk) ;;
+	tmpfs | ext4)
+		if ((ROOT)); then dests+=("$d"); else note "DEST=$d needs root (a mount): skipped"; fi
+		if [[ $d == ext4 ]] && ! command -v mkfs.ext4 >/dev/null; then note "no mkfs.ext4: ext4 skipped"; unset 'dests[-1]'; fi
+		;;
+	*) die "DEST must be a list of: disk tmpfs ext4" ;;
+	esac
+done
+((${#dests[@]})) || die "nothing to measure (DEST=$DEST)"
+
+for dest in "${dests[@]}"; do
+	case $dest in
+	disk) DDIR=$WORK/dst && mkdir -p "$DDIR" ;;
+	*)
+		mount_fs "$dest" "$WORK/mnt/dst" $((BIG_BYTES * 3 / 1048576 + 512))
+		DDIR=$WORK/mnt/dst/d && mkdir -p "$DDIR"
+		;;
+	esac
+	F=$DDIR/out
+	echo
+	echo "## FILE on $dest: $(findmnt -n -o FSTYPE,SOURCE,OPTIONS --target "$DDIR" | tr -s ' ')"
+	reset_file
+	echo
+	echo "C writer's copy path: $("$CW" -v -s none "$F" <"$SRC_SMALL" 2>&1 | sed 's/^atomic-writer: //') (from a file); $(cat "$SRC_SMALL" | "$CW" -v -s none "$F" 2>&1 | sed 's/^atomic-writer: //') (from a pipe)"
+	for size in big small; do
+		for SRCKIND in file pipe; do
+			if [[ $size == big ]]; then
+				S=$SRC_BIG BYTES=$BIG_BYTES UNITS=1 SZ=$SIZE rounds=${ROUNDS:-3}
+				IDS=(cat cwn cwf tcn tcf)
+			else
+				S=$SRC_SMALL BYTES=$SMALL_BYTES UNITS=$REPS SZ=$SMALL rounds=${ROUNDS:-7}
+				IDS=(true cat cwn cwf tcn tcf)
+			fi
+			((HAVE_SPONGE)) && IDS=("${IDS[@]:0:${#IDS[@]}-4}" sponge "${IDS[@]: -4}")
+			SEC=$dest.$size.$SRCKIND
+			raw=$WORK/raw.$SEC
+			: >"$raw"
+			echo
+			echo "### $SZ from a $SRCKIND into $dest: $rounds interleaved rounds (+1 warm-up: peak RSS), $UNITS write(s) per run"
+			echo
+			n=${#IDS[@]}
+			for ((r = -1; r < rounds; r++)); do
+				for ((k = 0; k < n; k++)); do
+					run_case "${IDS[(k + (r < 0 ? 0 : r)) % n]}" "$r" "$raw"
+				done
+			done
+			summarise "$raw"
+			echo
+			echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+		done
+	done
+	if [[ $dest == "${dests[0]}" ]]; then
+		echo
+		echo "### Syscalls of one run on $dest, $DIAG_BYTES bytes (strace -f of the writer alone)"
+		echo
+		echo "| writer | from a | syscalls | F_SETPIPE_SZ returns | data and publishing calls |"
+		echo "|---|---|---:|---:|---|"
+		diag cwf
+		diag tcf
+	fi
+	find "$DDIR" -mindepth 1 -delete
+	[[ $dest == disk ]] || umount_fs "$WORK/mnt/dst"
+done
+
+# ------------------------------------------------------------------ summary
+verdict() { # VALUE OP LIMIT [FAILED]
+	awk -v v="$1" -v op="$2" -v l="$3" -v bad="${4:-}" 'BEGIN {
+		if (v == "n/a" || v == "" || v < 0) { print "n/a"; exit }
+		ok = (op == "<=") ? v + 0 <= l + 0 : v + 0 >= l + 0
+		print ((bad != "") ? "MISS (CHECK FAILED)" : (ok ? "PASS" : "MISS"))
+	}'
+}
+fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "n/a" || v == "" || v < 0) print "n/a"; else printf f, v }'; }
+bad() { # SEC ID...: non-empty when a check failed
+	local id
+	for id in "${@:2}"; do [[ $(get "$1.bad.$id") == 1 ]] && { echo bad; return; }; done
+	return 0
+}
+maxrss() { # ID...: the largest peak RSS (KiB) of these writers over every section
+	awk -v ids="$*" 'BEGIN { n = split(ids, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
+		$3 == "rss" && ($2 in want) && $4 > m { m = $4 } END { print m + 0 }' "$RES"
+}
+
+echo
+echo "## Summary"
+echo
+echo "machine: $(machine)"
+echo "wall time of the whole run: $((SECONDS - START)) s"
+echo
+echo "Ratios are medians of per-round ratios (range over rounds in brackets); \"x cat\" < 1 means faster than cat."
+echo
+echo "| target | measured | limit | verdict |"
+echo "|---|---:|---:|---|"
+for dest in "${dests[@]}"; do
+	s=$dest.big.pipe
+	v=$(get "$s.x.tcf.cat")
+	echo "| $dest, $SIZE from a pipe: tmpcreate (default) time x cat > FILE (>= 2x throughput) [$(get "$s.r.tcf.cat")]; the C floor -s full: $(fmt "$(get "$s.x.cwf.cat")" %.2f) | $(fmt "$v" %.2f) | 0.50 | $(verdict "$v" '<=' 0.50 "$(bad "$s" tcf)") |"
+	s=$dest.big.file
+	v=$(get "$s.x.tcf.cat")
+	echo "| $dest, $SIZE from a file: tmpcreate (default) time x cat > FILE (no slower) [$(get "$s.r.tcf.cat")] | $(fmt "$v" %.2f) | 1.00 | $(verdict "$v" '<=' 1.00 "$(bad "$s" tcf)") |"
+	if ((HAVE_SPONGE)); then
+		v=$(get "$s.x.sponge.tcf")
+		echo "| $dest, $SIZE from a file: sponge time / tmpcreate (default) time [$(get "$s.r.sponge.tcf")] | $(fmt "$v" %.2f) | >= 5 | $(verdict "$v" '>=' 5 "$(bad "$s" tcf)") |"
+		v=$(get "$dest.big.pipe.x.sponge.tcf")
+		echo "| $dest, $SIZE from a pipe: sponge time / tmpcreate (default) time [$(get "$dest.big.pipe.r.sponge.tcf")] | $(fmt "$v" %.2f) | (5) | info |"
+	fi
+	for kind in file pipe; do
+		s=$dest.small.$kind
+		v=$(get "$s.x.tcn.cwn")
+		echo "| $dest, $SMALL from a $kind: tmpcreate --sync=none per write x C -s none [$(get "$s.r.tcn.cwn")] | $(fmt "$v" %.3f) | 1.15 | $(verdict "$v" '<=' 1.15 "$(bad "$s" tcn)") |"
+		v=$(get "$s.x.tcf.cwf")
+		echo "| $dest, $SMALL from a $kind: tmpcreate (default) per write x C -s full [$(get "$s.r.tcf.cwf")] | $(fmt "$v" %.3f) | 1.15 | $(verdict "$v" '<=' 1.15 "$(bad "$s" tcf)") |"
+	done
+	for kind in file pipe; do
+		s=$dest.big.$kind
+		echo "| $dest, $SIZE from a $kind: tmpcreate --sync=none x C -s none / default x C -s full | $(fmt "$(get "$s.x.tcn.cwn")" %.2f) / $(fmt "$(get "$s.x.tcf.cwf")" %.2f) | | info |"
+		echo "| $dest, $SIZE from a $kind: C -s none / C -s full x cat | $(fmt "$(get "$s.x.cwn.cat")" %.2f) / $(fmt "$(get "$s.x.cwf.cat")" %.2f) | | info |"
+	done
+done
+v=$(awk -v k="$(maxrss tcn tcf)" 'BEGIN { print (k > 0 ? k / 1024 : "n/a") }')
+echo "| peak RSS of tmpcreate -o, largest over every section and sync level (MiB) | $(fmt "$v" %.2f) | 4.00 | $(verdict "$v" '<=' 4) |"
+echo "| peak RSS of the C writer / cat / sponge, largest (MiB) | $(awk -v a="$(maxrss cwn cwf)" -v b="$(maxrss cat)" -v c="$(maxrss sponge)" 'BEGIN { printf "%.2f / %.2f / %.2f", a / 1024, b / 1024, c / 1024 }') | | info |"
+echo
+echo "uptime at end: $(uptime)"
+if [[ -s $LOG ]]; then
+	echo
+	echo "Writers' stderr (first 20 lines):"
+	echo
+	echo '```'
+	head -20 "$LOG"
+	echo '```'
+fi
