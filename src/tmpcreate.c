@@ -854,8 +854,11 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 				   (ctl->no_clobber ? FATTRS_PUBLISH_NOCLOBBER : 0) |
 				   (ctl->sync == SYNC_FULL ? FATTRS_PUBLISH_SYNC_DIR : 0));
 	if (r < 0) {
-		cli_warn(-r, fattrs_tmpfile_path(tf) != NULL && r == -EIO
-			     ? _("cannot sync the directory of %s") : _("cannot write %s"),
+		/* Published, but the directory's fsync failed: the name may not last. */
+		bool named = fattrs_tmpfile_path(tf) != NULL &&
+			     strcmp(fattrs_tmpfile_path(tf), target) == 0;
+
+		cli_warn(-r, named ? _("cannot sync the directory of %s") : _("cannot write %s"),
 			 cli_quote(file));
 		goto out;
 	}
