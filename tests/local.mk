@@ -30,21 +30,21 @@ UNIT_TESTS = \
 	tests/unit/tmpfile
 check_PROGRAMS += $(UNIT_TESTS)
 UNIT_LDADD = src/lib/libfattrs.la
-tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h
+tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_copy_LDADD = $(UNIT_LDADD)
-tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h
+tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_mount_LDADD = $(UNIT_LDADD)
-tests_unit_path_SOURCES = tests/unit/path.c tests/unit/tap.h
+tests_unit_path_SOURCES = tests/unit/path.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_path_LDADD = $(UNIT_LDADD)
-tests_unit_preserve_SOURCES = tests/unit/preserve.c tests/unit/tap.h
+tests_unit_preserve_SOURCES = tests/unit/preserve.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_preserve_LDADD = $(UNIT_LDADD)
-tests_unit_probe_SOURCES = tests/unit/probe.c tests/unit/tap.h
+tests_unit_probe_SOURCES = tests/unit/probe.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_probe_LDADD = $(UNIT_LDADD)
-tests_unit_publish_SOURCES = tests/unit/publish.c tests/unit/tap.h
+tests_unit_publish_SOURCES = tests/unit/publish.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_publish_LDADD = $(UNIT_LDADD)
-tests_unit_random_SOURCES = tests/unit/random.c tests/unit/tap.h
+tests_unit_random_SOURCES = tests/unit/random.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_random_LDADD = $(UNIT_LDADD)
-tests_unit_tmpfile_SOURCES = tests/unit/tmpfile.c tests/unit/tap.h
+tests_unit_tmpfile_SOURCES = tests/unit/tmpfile.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_tmpfile_LDADD = $(UNIT_LDADD)
 
 # ---- program tests: tests/<tool>/*.bats pairs with src/<tool>.c

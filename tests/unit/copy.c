@@ -4,10 +4,8 @@
 
 #include "fattrs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,113 +17,14 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "fixture.h"
 
 #define KiB 1024UL
 #define MiB (1024UL * 1024)
 #define RW_BUFFER (128 * KiB)	/* copy.c's read/write buffer: sizes around it matter */
 #define UNTOUCHED UINT64_MAX	/* what an out-parameter holds if it was not written */
 
-static char topdir[4096];	/* this program's directory, removed at the end */
-static int topfd = -1;		/* a descriptor of it */
-
 /* ------------------------------------------------------------- helpers */
-
-static int top_make(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	int n;
-
-	if (tmp == NULL || tmp[0] == '\0')
-		tmp = "/tmp";
-	n = snprintf(topdir, sizeof(topdir), "%s/fattrs-unit-copy.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(topdir))
-		return -ENAMETOOLONG;
-	if (mkdtemp(topdir) == NULL)
-		return -errno;
-	topfd = open(topdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return topfd >= 0 ? 0 : -errno;
-}
-
-/* Remove everything in directory @dfd, descending into subdirectories. */
-static void empty_dir(int dfd)
-{
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		int sub;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(dfd, e->d_name, 0) == 0 || errno != EISDIR)
-			continue;
-		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0) {
-			empty_dir(sub);
-			(void)close(sub);
-		}
-		(void)unlinkat(dfd, e->d_name, AT_REMOVEDIR);
-	}
-	(void)closedir(d);
-}
-
-/* Entries of the test directory other than . and .., or -1. */
-static int count_entries(void)
-{
-	int fd = openat(topfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return -1;
-	}
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	(void)closedir(d);
-	return n;
-}
-
-/*
- * Every case ends with this or nothing_left(): one assertion that the test
- * directory holds exactly the names given (a NULL-terminated list), then a
- * clean slate for the next.
- */
-__attribute__((sentinel))
-static void left_only(const char *name, ...)
-{
-	char list[256] = "";
-	bool all = true;
-	int want = 0;
-	va_list ap;
-	struct stat st;
-
-	va_start(ap, name);
-	for (const char *n = name; n != NULL; n = va_arg(ap, const char *)) {
-		want++;
-		if (fstatat(topfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			all = false;
-		(void)snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", n);
-	}
-	va_end(ap);
-	tap_ok(all && count_entries() == want, "nothing but%s is left in the directory", list);
-	empty_dir(topfd);
-}
-
-static void nothing_left(void)
-{
-	is_int(count_entries(), 0, "nothing is left in the directory");
-	empty_dir(topfd);
-}
 
 /* The test bytes: position @i of a long, non-repeating-looking pattern. */
 static unsigned char pat(uint64_t i)
@@ -588,13 +487,8 @@ static void test_content_equal__errors(void)
 
 int main(void)
 {
-	int r = top_make();
-
-	tap_plan(84);
-	if (r < 0) {
-		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
+	if (!top_plan(top_make("copy"), 84))
 		return 1;
-	}
 	test_copy__from_pipe();
 	test_copy__from_regular_file();
 	test_copy__from_current_offset();
@@ -612,8 +506,5 @@ int main(void)
 	test_content_equal__empty_files();
 	test_content_equal__from_offset_zero();
 	test_content_equal__errors();
-	empty_dir(topfd);
-	(void)close(topfd);
-	(void)rmdir(topdir);
-	return tap_done();
+	return top_done();
 }

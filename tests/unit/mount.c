@@ -11,6 +11,7 @@
 #include <sys/vfs.h>
 
 #include "tap.h"
+#include "fixture.h"
 
 /* statfs(2) f_type of procfs (linux/magic.h). */
 #define PROC_MAGIC 0x9fa0
@@ -66,8 +67,7 @@ static void test_mount__statx_gives_root_a_mount_id(void)
 
 	r = fattrs_statx(AT_FDCWD, "/", 0, STATX_MNT_ID, &stx);
 	if (r == -ENOSYS) {
-		tap_skip("no statx(2) (Linux < 4.11)");
-		tap_skip("no statx(2) (Linux < 4.11)");
+		skip_n(2, "no statx(2) (Linux < 4.11)");
 		return;
 	}
 	is_int(r, 0, "fattrs_statx(STATX_MNT_ID) of / succeeds");
@@ -87,17 +87,13 @@ static void test_mount__root_id_finds_root(void)
 	int r;
 
 	if (id == 0) {
-		tap_skip("%s", why);
-		tap_skip("%s", why);
-		tap_skip("%s", why);
+		skip_n(3, why);
 		return;
 	}
 	m = fattrs_mounts_new();
 	r = fattrs_mounts_find(m, id, &mnt);
 	if (r == -ELIBACC || r == -ELIBBAD) {
-		tap_skip("libmount cannot be loaded here");
-		tap_skip("libmount cannot be loaded here");
-		tap_skip("libmount cannot be loaded here");
+		skip_n(3, "libmount cannot be loaded here");
 		m = fattrs_mounts_free(m);
 		return;
 	}
@@ -117,8 +113,7 @@ static void test_mount__unknown_id_is_enoent(void)
 	memcpy(&untouched, &mnt, sizeof(mnt));
 	r = fattrs_mounts_find(m, 0xfffffff0, &mnt);
 	if (r == -ELIBACC || r == -ELIBBAD) {
-		tap_skip("libmount cannot be loaded here");
-		tap_skip("libmount cannot be loaded here");
+		skip_n(2, "libmount cannot be loaded here");
 	} else {
 		is_int(r, -ENOENT, "an id no mount has gives -ENOENT");
 		tap_ok(memcmp(&mnt, &untouched, sizeof(mnt)) == 0,
@@ -136,16 +131,14 @@ static void test_mount__lookups_share_one_table(void)
 	int ra, rb;
 
 	if (id == 0) {
-		tap_skip("%s", why);
-		tap_skip("%s", why);
+		skip_n(2, why);
 		return;
 	}
 	m = fattrs_mounts_new();
 	ra = fattrs_mounts_find(m, id, &a);
 	rb = fattrs_mounts_find(m, id, &b);
 	if (ra == -ELIBACC || ra == -ELIBBAD) {
-		tap_skip("libmount cannot be loaded here");
-		tap_skip("libmount cannot be loaded here");
+		skip_n(2, "libmount cannot be loaded here");
 	} else {
 		tap_ok(ra == 0 && rb == 0, "two lookups of / both succeed");
 		tap_ok(ra == 0 && rb == 0 && a.target == b.target,
@@ -164,21 +157,18 @@ static void test_mount__proc_has_fstype_proc(void)
 	int r;
 
 	if (statfs("/proc", &sfs) < 0 || sfs.f_type != PROC_MAGIC) {
-		tap_skip("no procfs mounted on /proc");
-		tap_skip("no procfs mounted on /proc");
+		skip_n(2, "no procfs mounted on /proc");
 		return;
 	}
 	id = mnt_id_of("/proc", &why);
 	if (id == 0) {
-		tap_skip("%s", why);
-		tap_skip("%s", why);
+		skip_n(2, why);
 		return;
 	}
 	m = fattrs_mounts_new();
 	r = fattrs_mounts_find(m, id, &mnt);
 	if (r == -ELIBACC || r == -ELIBBAD) {
-		tap_skip("libmount cannot be loaded here");
-		tap_skip("libmount cannot be loaded here");
+		skip_n(2, "libmount cannot be loaded here");
 	} else {
 		is_int(r, 0, "fattrs_mounts_find() finds the mount of /proc");
 		is_str(mnt.fstype, "proc", "its fstype is proc");

@@ -4,11 +4,9 @@
 
 #include "fattrs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,119 +18,26 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "fixture.h"
 
 #define NOBODY 65534		/* a user and group id no file here belongs to */
 #define UNTOUCHED 0xdeadU	/* what an out-parameter holds if it was not written */
 
-static char topdir[4096];	/* this program's directory, removed at the end */
-static int topfd = -1;		/* a descriptor of it */
 static int xattr_errno;		/* 0 if user.* xattrs can be set in topdir, else errno */
 
 /* ------------------------------------------------------------- helpers */
 
-static int top_make(void)
+/* Find out whether user.* xattrs can be set in the test directory (xattr_errno). */
+static int xattr_probe(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	int n, fd;
+	int fd = openat(topfd, "probe", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 
-	if (tmp == NULL || tmp[0] == '\0')
-		tmp = "/tmp";
-	n = snprintf(topdir, sizeof(topdir), "%s/fattrs-unit-preserve.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(topdir))
-		return -ENAMETOOLONG;
-	if (mkdtemp(topdir) == NULL)
-		return -errno;
-	topfd = open(topdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (topfd < 0)
-		return -errno;
-	fd = openat(topfd, "probe", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	xattr_errno = fsetxattr(fd, "user.probe", "1", 1, 0) == 0 ? 0 : errno;
 	(void)close(fd);
 	(void)unlinkat(topfd, "probe", 0);
 	return 0;
-}
-
-/* Remove everything in directory @dfd, descending into subdirectories. */
-static void empty_dir(int dfd)
-{
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		int sub;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(dfd, e->d_name, 0) == 0 || errno != EISDIR)
-			continue;
-		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0) {
-			empty_dir(sub);
-			(void)close(sub);
-		}
-		(void)unlinkat(dfd, e->d_name, AT_REMOVEDIR);
-	}
-	(void)closedir(d);
-}
-
-/* Entries of the test directory other than . and .., or -1. */
-static int count_entries(void)
-{
-	int fd = openat(topfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return -1;
-	}
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	(void)closedir(d);
-	return n;
-}
-
-/*
- * Every case ends with this: one assertion that the test directory holds
- * exactly the names given (a NULL-terminated list), then a clean slate for
- * the next.
- */
-__attribute__((sentinel))
-static void left_only(const char *name, ...)
-{
-	char list[256] = "";
-	bool all = true;
-	int want = 0;
-	va_list ap;
-	struct stat st;
-
-	va_start(ap, name);
-	for (const char *n = name; n != NULL; n = va_arg(ap, const char *)) {
-		want++;
-		if (fstatat(topfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			all = false;
-		(void)snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", n);
-	}
-	va_end(ap);
-	tap_ok(all && count_entries() == want, "nothing but%s is left in the directory", list);
-	empty_dir(topfd);
-}
-
-static void skip_n(int n, const char *why)
-{
-	while (n-- > 0)
-		tap_skip("%s", why);
 }
 
 /* A new empty file @name with mode @mode (umask aside), open read-write. */
@@ -145,13 +50,6 @@ static int make_file(const char *name, mode_t mode)
 		return -1;
 	}
 	return fd;
-}
-
-static int mode_of(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
 }
 
 static long long uid_of(int fd)
@@ -214,7 +112,7 @@ static void test_preserve__mode(void)
 		(void)fchown(src, NOBODY, NOBODY);
 	is_int(fattrs_preserve(src, dst, FATTRS_PRESERVE_MODE, &failed), 0, "the mode is kept");
 	is_int(failed, 0, "nothing failed");
-	is_int(mode_of(dst), 0640, "the new file has the old one's mode (0640)");
+	is_int(mode_of_fd(dst), 0640, "the new file has the old one's mode (0640)");
 	is_int(uid_of(dst), uid, "the owner was not asked for and is left alone");
 	(void)close(src);
 	(void)close(dst);
@@ -229,7 +127,7 @@ static void test_preserve__nothing_asked(void)
 
 	is_int(fattrs_preserve(src, dst, 0, &failed), 0, "asking for nothing succeeds");
 	is_int(failed, 0, "with nothing failed");
-	is_int(mode_of(dst), 0600, "and changes nothing");
+	is_int(mode_of_fd(dst), 0600, "and changes nothing");
 	is_int(fattrs_preserve(src, dst, FATTRS_PRESERVE_ALL, NULL), 0, "ret_failed may be NULL");
 	failed = UNTOUCHED;
 	is_int(fattrs_preserve(-1, dst, FATTRS_PRESERVE_ALL, &failed), -EBADF,
@@ -266,7 +164,7 @@ static void test_preserve__user_xattrs(void)
 		       "user.Beagle.* is not copied: /etc/xattr.conf says to skip it");
 	else
 		tap_skip("/etc/xattr.conf does not say to skip user.Beagle.*");
-	is_int(mode_of(dst), 0600, "the mode was not asked for and is left alone");
+	is_int(mode_of_fd(dst), 0600, "the mode was not asked for and is left alone");
 out:
 	(void)close(src);
 	(void)close(dst);
@@ -326,7 +224,7 @@ static void test_preserve__acl(void)
 	n = fgetxattr(dst, name, got, sizeof(got));
 	tap_ok(n == (ssize_t)len && memcmp(got, acl, len) == 0,
 	       "the new file has the same ACL (user:nobody:r--, mask r--)");
-	is_int(mode_of(dst), 0640, "and the same mode");
+	is_int(mode_of_fd(dst), 0640, "and the same mode");
 out:
 	(void)close(src);
 	(void)close(dst);
@@ -352,7 +250,7 @@ static void test_preserve__owner_as_root(void)
 	is_int(failed, 0, "nothing failed");
 	is_int(uid_of(dst), NOBODY, "the new file belongs to the old one's user");
 	is_int(gid_of(dst), NOBODY, "and group");
-	is_int(mode_of(dst), 06750, "the set-id bits are kept with the owner");
+	is_int(mode_of_fd(dst), 06750, "the set-id bits are kept with the owner");
 out:
 	(void)close(src);
 	(void)close(dst);
@@ -434,7 +332,7 @@ static void test_preserve__setid_dropped_without_owner(void)
 		(void)waitpid(pid, NULL, 0);
 	is_int(got.r, -EPERM, "keeping another user's owner fails with -EPERM");
 	is_int(got.failed, FATTRS_PRESERVE_OWNER, "only the owner failed");
-	is_int(mode_of(dst), mode_of(src) & 0777, "the mode is kept without its set-id bits");
+	is_int(mode_of_fd(dst), mode_of_fd(src) & 0777, "the mode is kept without its set-id bits");
 	is_int(uid_of(dst), want_uid, "the new file's owner stays");
 	is_int(gid_of(dst), want_gid, "its group is the old one's where we may give it");
 out:
@@ -465,7 +363,7 @@ static void test_preserve__goes_on_after_a_failure(void)
 	is_int(fattrs_preserve(src, p[1], FATTRS_PRESERVE_XATTR | FATTRS_PRESERVE_MODE, &failed),
 	       -EPERM, "a destination that refuses user xattrs (a pipe) gives -EPERM");
 	is_int(failed, FATTRS_PRESERVE_XATTR, "ret_failed says the xattrs failed");
-	is_int(mode_of(p[1]), 0604, "the mode is still kept");
+	is_int(mode_of_fd(p[1]), 0604, "the mode is still kept");
 	(void)close(p[0]);
 	(void)close(p[1]);
 	failed = UNTOUCHED;
@@ -487,13 +385,12 @@ static void test_preserve__no_xattr_filesystem(void)
 
 int main(void)
 {
-	int r = top_make();
+	int r = top_make("preserve");
 
-	tap_plan(43);
-	if (r < 0) {
-		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
+	if (r == 0)
+		r = xattr_probe();
+	if (!top_plan(r, 43))
 		return 1;
-	}
 	test_preserve__mode();
 	test_preserve__nothing_asked();
 	test_preserve__user_xattrs();
@@ -502,8 +399,5 @@ int main(void)
 	test_preserve__setid_dropped_without_owner();
 	test_preserve__goes_on_after_a_failure();
 	test_preserve__no_xattr_filesystem();
-	empty_dir(topfd);
-	(void)close(topfd);
-	(void)rmdir(topdir);
-	return tap_done();
+	return top_done();
 }

@@ -4,7 +4,6 @@
 
 #include "fattrs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,68 +14,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-
-static char topdir[PATH_MAX];
-
-/* A fresh directory under $TMPDIR (or /tmp) for this program's files. */
-static int top_make(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	int n;
-
-	if (tmp == NULL || tmp[0] == '\0')
-		tmp = "/tmp";
-	n = snprintf(topdir, sizeof(topdir), "%s/fattrs-unit-probe.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(topdir))
-		return -ENAMETOOLONG;
-	return mkdtemp(topdir) != NULL ? 0 : -errno;
-}
-
-/* @name in the test directory, in @buf (PATH_MAX bytes). */
-static const char *top_path(char *buf, const char *name)
-{
-	int n = snprintf(buf, PATH_MAX, "%s/%s", topdir, name);
-
-	/* Cannot happen: mkdtemp() made topdir, far shorter than PATH_MAX. */
-	if (n < 0 || n >= PATH_MAX)
-		buf[0] = '\0';
-	return buf;
-}
-
-/* Entries of @path other than . and .., or -1 if it cannot be read. */
-static int count_entries(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	}
-	(void)closedir(d);
-	return n;
-}
-
-/* Remove the files and empty directories in @path, then @path itself. */
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno == EISDIR)
-			(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-	}
-	(void)closedir(d);
-	(void)rmdir(path);
-}
+#include "fixture.h"
 
 static void test_probe__fresh_dir_supports_tmpfile(void)
 {
@@ -87,8 +25,7 @@ static void test_probe__fresh_dir_supports_tmpfile(void)
 	r = fattrs_probe_dir(AT_FDCWD, topdir, &p);
 	is_int(r, 0, "probing a fresh directory succeeds");
 	if (r < 0) {
-		for (int i = 0; i < 6; i++)
-			tap_skip("the probe failed");
+		skip_n(6, "the probe failed");
 		return;
 	}
 	if (p.tmpfile_errno == EOPNOTSUPP) {
@@ -108,7 +45,7 @@ static void test_probe__fresh_dir_supports_tmpfile(void)
 	}
 	is_int(p.noreplace_errno, 0, "renameat2(RENAME_NOREPLACE) works there");
 	tap_ok(p.mnt_id != 0, "a nonzero mount id is reported");
-	is_int(count_entries(topdir), 0, "the directory is left empty");
+	is_int(count_entries(), 0, "the directory is left empty");
 }
 
 static void test_probe__mnt_id_matches_statx(void)
@@ -141,7 +78,7 @@ static void test_probe__relative_to_dirfd(void)
 	}
 	r = fattrs_probe_dir(fd, ".", &p);
 	is_int(r, 0, "probing \".\" relative to a directory descriptor succeeds");
-	is_int(count_entries(topdir), 0, "the directory is left empty");
+	is_int(count_entries(), 0, "the directory is left empty");
 	(void)close(fd);
 }
 
@@ -160,7 +97,7 @@ static void test_probe__leaves_existing_files_alone(void)
 	(void)close(fd);
 	r = fattrs_probe_dir(AT_FDCWD, topdir, &p);
 	is_int(r, 0, "probing a directory with a file in it succeeds");
-	is_int(count_entries(topdir), 1, "only the file that was there is left");
+	is_int(count_entries(), 1, "only the file that was there is left");
 	(void)unlink(path);
 }
 
@@ -170,7 +107,7 @@ static void test_probe__missing_dir_is_enoent(void)
 	struct fattrs_probe p;
 
 	is_int(fattrs_probe_dir(AT_FDCWD, top_path(path, "missing"), &p), -ENOENT, "a missing directory gives -ENOENT");
-	is_int(count_entries(topdir), 0, "nothing is created beside it");
+	is_int(count_entries(), 0, "nothing is created beside it");
 }
 
 static void test_probe__regular_file_is_enotdir(void)
@@ -191,19 +128,13 @@ static void test_probe__regular_file_is_enotdir(void)
 
 int main(void)
 {
-	int r = top_make();
-
-	tap_plan(17);
-	if (r < 0) {
-		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
+	if (!top_plan(top_make("probe"), 17))
 		return 1;
-	}
 	test_probe__fresh_dir_supports_tmpfile();
 	test_probe__mnt_id_matches_statx();
 	test_probe__relative_to_dirfd();
 	test_probe__leaves_existing_files_alone();
 	test_probe__missing_dir_is_enoent();
 	test_probe__regular_file_is_enotdir();
-	remove_tree(topdir);
-	return tap_done();
+	return top_done();
 }

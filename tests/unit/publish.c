@@ -4,10 +4,8 @@
 
 #include "fattrs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,148 +14,18 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "fixture.h"
 
 #define HIDDEN_PREFIX ".tmpcreate."
 
-static char topdir[4096];	/* this program's directory, removed at the end */
-static int topfd = -1;		/* a descriptor of it */
 static bool have_tmpfile;	/* O_TMPFILE works in topdir */
 
 /* ------------------------------------------------------------- helpers */
 
-static void skip_n(int n, const char *why)
-{
-	while (n-- > 0)
-		tap_skip("%s", why);
-}
-
-static int top_make(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	int n, fd;
-
-	if (tmp == NULL || tmp[0] == '\0')
-		tmp = "/tmp";
-	n = snprintf(topdir, sizeof(topdir), "%s/fattrs-unit-publish.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(topdir))
-		return -ENAMETOOLONG;
-	if (mkdtemp(topdir) == NULL)
-		return -errno;
-	topfd = open(topdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (topfd < 0)
-		return -errno;
-	fd = openat(topfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		have_tmpfile = true;
-		(void)close(fd);
-	}
-	return 0;
-}
-
-/* Remove everything in directory @dfd, descending into subdirectories. */
-static void empty_dir(int dfd)
-{
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		int sub;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(dfd, e->d_name, 0) == 0 || errno != EISDIR)
-			continue;
-		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0) {
-			empty_dir(sub);
-			(void)close(sub);
-		}
-		(void)unlinkat(dfd, e->d_name, AT_REMOVEDIR);
-	}
-	(void)closedir(d);
-}
-
-/* Entries of directory @dir (relative to the test directory) other than . and .., or -1. */
-static int count_in(const char *dir)
-{
-	int fd = openat(topfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return -1;
-	}
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	(void)closedir(d);
-	return n;
-}
-
 /* Hidden temporaries (.tmpcreate.*) in the test directory. */
 static int count_hidden(void)
 {
-	int fd = openat(topfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return -1;
-	}
-	while ((e = readdir(d)) != NULL)
-		if (strncmp(e->d_name, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX)) == 0)
-			n++;
-	(void)closedir(d);
-	return n;
-}
-
-/*
- * Every case ends with this or nothing_left(): one assertion that the test
- * directory holds exactly the names given (a NULL-terminated list; no
- * hidden temporaries), then a clean slate for the next.
- */
-__attribute__((sentinel))
-static void left_only(const char *name, ...)
-{
-	char list[256] = "";
-	bool all = true;
-	int want = 0;
-	va_list ap;
-	struct stat st;
-
-	va_start(ap, name);
-	for (const char *n = name; n != NULL; n = va_arg(ap, const char *)) {
-		want++;
-		if (fstatat(topfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			all = false;
-		(void)snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", n);
-	}
-	va_end(ap);
-	tap_ok(all && count_in(".") == want, "nothing but%s is left in the directory", list);
-	empty_dir(topfd);
-}
-
-static void nothing_left(void)
-{
-	is_int(count_in("."), 0, "nothing is left in the directory");
-	empty_dir(topfd);
-}
-
-static bool write_str(int fd, const char *s)
-{
-	return write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	return count_matching(".", HIDDEN_PREFIX);
 }
 
 /* A file @name (relative to topfd) holding @s; returns its inode number, or 0. */
@@ -174,19 +42,6 @@ static ino_t put_file(const char *name, const char *s)
 	return ok ? st.st_ino : 0;
 }
 
-/* The file's contents through its name, or "" on error. */
-static const char *read_name(const char *path)
-{
-	static char buf[64];
-	int fd = openat(topfd, path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		(void)close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
 static ino_t ino_of(const char *path)
 {
 	struct stat st;
@@ -199,13 +54,6 @@ static ino_t ino_of_fd(int fd)
 	struct stat st;
 
 	return fstat(fd, &st) == 0 ? st.st_ino : 0;
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 /* An unnamed temporary file in the test directory holding @s, or NULL. */
@@ -235,8 +83,6 @@ static struct fattrs_tmpfile *new_named(const char *s, unsigned int flags)
 		tf = fattrs_tmpfile_free(tf);
 	return tf;
 }
-
-#define NO_TMPFILE "no O_TMPFILE in $TMPDIR's filesystem"
 
 /* ------------------------------------------------ publishing unnamed files */
 
@@ -535,9 +381,9 @@ static bool same_file(const char *got, const char *want)
 
 static void test_path_resolve__chain(void)
 {
-	char abs[4200], *got = NULL;
+	char abs[PATH_MAX], *got = NULL;
 
-	(void)snprintf(abs, sizeof(abs), "%s/c", topdir);
+	(void)top_path(abs, "c");
 	(void)mkdirat(topfd, "sub", 0755);
 	(void)put_file("e", "end");
 	(void)symlinkat("b", topfd, "a");		/* relative */
@@ -550,7 +396,7 @@ static void test_path_resolve__chain(void)
 	tap_ok(got != NULL && strcmp(got + strlen(got) - 2, "/e") == 0, "whose name is the last link's target");
 	free(got);
 	got = NULL;
-	(void)snprintf(abs, sizeof(abs), "%s/a", topdir);
+	(void)top_path(abs, "a");
 	is_int(fattrs_path_resolve(AT_FDCWD, abs, &got), 0, "an absolute path resolves too");
 	tap_ok(same_file(got, "e"), "to the same file");
 	free(got);
@@ -559,7 +405,7 @@ static void test_path_resolve__chain(void)
 
 static void test_path_resolve__dangling(void)
 {
-	char abs[4200], *got = NULL;
+	char abs[PATH_MAX], *got = NULL;
 	int fd;
 
 	(void)symlinkat("gone", topfd, "dl");
@@ -571,7 +417,7 @@ static void test_path_resolve__dangling(void)
 		(void)close(fd);
 	free(got);
 	got = NULL;
-	(void)snprintf(abs, sizeof(abs), "%s/nowhere", topdir);
+	(void)top_path(abs, "nowhere");
 	(void)symlinkat(abs, topfd, "dl2");
 	is_int(fattrs_path_resolve(topfd, "dl2", &got), 0, "a dangling absolute link resolves");
 	is_str(got, abs, "to its target as it is");
@@ -581,7 +427,7 @@ static void test_path_resolve__dangling(void)
 
 static void test_path_resolve__not_a_link(void)
 {
-	char abs[4200], *got = NULL;
+	char abs[PATH_MAX], *got = NULL;
 
 	(void)put_file("f", "file");
 	is_int(fattrs_path_resolve(topfd, "f", &got), 0, "a regular file resolves");
@@ -592,7 +438,7 @@ static void test_path_resolve__not_a_link(void)
 	is_str(got, "missing", "to itself");
 	free(got);
 	got = NULL;
-	(void)snprintf(abs, sizeof(abs), "%s/f", topdir);
+	(void)top_path(abs, "f");
 	is_int(fattrs_path_resolve(AT_FDCWD, abs, &got), 0, "an absolute path of a file resolves");
 	is_str(got, abs, "to itself");
 	free(got);
@@ -664,13 +510,9 @@ static void test_path_resolve__loops(void)
 
 int main(void)
 {
-	int r = top_make();
-
-	tap_plan(97);
-	if (r < 0) {
-		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
+	if (!top_plan(top_make("publish"), 97))
 		return 1;
-	}
+	have_tmpfile = top_has_tmpfile();
 	test_publish__unnamed_as_new_name();
 	test_publish__unnamed_replaces();
 	test_publish__unnamed_noclobber();
@@ -690,8 +532,5 @@ int main(void)
 	test_path_resolve__not_a_link();
 	test_path_resolve__relative_in_subdirectory();
 	test_path_resolve__loops();
-	empty_dir(topfd);
-	(void)close(topfd);
-	(void)rmdir(topdir);
-	return tap_done();
+	return top_done();
 }

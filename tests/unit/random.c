@@ -8,14 +8,13 @@
 #include <string.h>
 
 #include "tap.h"
+#include "fixture.h"
 
 /* Bytes drawn at once to check the alphabet. */
 #define SAMPLE_LEN 4096
 /* 100 rounds of 64: each of the 62 characters gets about 103 chances. */
 #define ROUND_LEN 64
 #define ROUNDS 100
-
-#define ALPHABET "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 static bool in_alphabet(char c)
 {
@@ -92,7 +91,7 @@ static void test_random__all_62_characters_appear(void)
 		for (size_t i = 0; i < sizeof(buf); i++)
 			seen[(unsigned char)buf[i]] = true;
 	}
-	for (const char *c = ALPHABET; *c != '\0'; c++) {
+	for (const char *c = ALNUM; *c != '\0'; c++) {
 		if (!seen[(unsigned char)*c])
 			missing++;
 	}

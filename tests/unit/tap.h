@@ -16,6 +16,8 @@ static int tap_failed;
 static inline void tap_plan(int n)
 {
 	printf("1..%d\n", n);
+	/* Flushed now, or a forked child's exit could print it again. */
+	(void)fflush(stdout);
 }
 
 __attribute__((format(printf, 2, 3)))

@@ -4,7 +4,6 @@
 
 #include "fattrs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,7 +16,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* The words this program's results have always had. */
+#define NOTHING_LEFT_SAYS "nothing is left behind in the directory"
+
 #include "tap.h"
+#include "fixture.h"
 
 /*
  * Fault injection: while fail_links is set, linkat(2) of an unnamed file
@@ -45,91 +48,9 @@ int faccessat(int dirfd, const char *path, int mode, int flags)
 	return (int)syscall(SYS_faccessat2, dirfd, path, mode, flags);
 }
 
-#define ALNUM "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
-static char topdir[PATH_MAX];	/* this program's directory, removed at the end */
-static int topfd = -1;		/* a descriptor of it */
 static bool have_tmpfile;	/* O_TMPFILE works in topdir */
 
 /* ------------------------------------------------------------- helpers */
-
-static void skip_n(int n, const char *why)
-{
-	while (n-- > 0)
-		tap_skip("%s", why);
-}
-
-static int top_make(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	int n, fd;
-
-	if (tmp == NULL || tmp[0] == '\0')
-		tmp = "/tmp";
-	n = snprintf(topdir, sizeof(topdir), "%s/fattrs-unit-tmpfile.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(topdir))
-		return -ENAMETOOLONG;
-	if (mkdtemp(topdir) == NULL)
-		return -errno;
-	topfd = open(topdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (topfd < 0)
-		return -errno;
-	fd = openat(topfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		have_tmpfile = true;
-		(void)close(fd);
-	}
-	return 0;
-}
-
-/* Entries of the test directory other than . and .., or -1. */
-static int count_entries(void)
-{
-	int fd = openat(topfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return -1;
-	}
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			n++;
-	}
-	(void)closedir(d);
-	return n;
-}
-
-/* Remove everything in the test directory (files and empty directories). */
-static void empty_top(void)
-{
-	int fd = openat(topfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (d == NULL) {
-		if (fd >= 0)
-			(void)close(fd);
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(topfd, e->d_name, 0) < 0 && errno == EISDIR)
-			(void)unlinkat(topfd, e->d_name, AT_REMOVEDIR);
-	}
-	(void)closedir(d);
-}
-
-/* Every case ends with this: one assertion, then a clean slate for the next. */
-static void nothing_left(void)
-{
-	is_int(count_entries(), 0, "nothing is left behind in the directory");
-	empty_top();
-}
 
 /* A template: @prefix then @nx X's, relative to topfd, or absolute if @abs. */
 struct tt {
@@ -166,21 +87,6 @@ static bool tt_filled(const struct tt *t, const char *got)
 	return len < 10 || strncmp(got + off, t->path + off, len) != 0;
 }
 
-/* Mode bits of @path (relative to topfd, or absolute), or -1. */
-static int mode_of(const char *path)
-{
-	struct stat st;
-
-	return fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 ? (int)(st.st_mode & 07777) : -1;
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
-}
-
 /* Create an empty file @path relative to topfd. */
 static bool touch(const char *path)
 {
@@ -207,30 +113,6 @@ static bool take_names(const char *prefix, char except)
 	}
 	return true;
 }
-
-/*
- * The file's contents through its name, or "" on error.  One byte more
- * than the longest content a test writes is read, so that a longer file
- * never compares equal.
- */
-static const char *read_name(const char *path)
-{
-	static char buf[sizeof("hello\n") + 1];
-	int fd = openat(topfd, path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		(void)close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
-static bool write_str(int fd, const char *s)
-{
-	return write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-}
-
-#define NO_TMPFILE "no O_TMPFILE in $TMPDIR's filesystem"
 
 /* --------------------------------------------------------- unnamed files */
 
@@ -437,7 +319,7 @@ static void test_tmpfile__link_retries_taken_names(void)
 	is_int(r, 0, "linking with one X succeeds while one name of 62 is free");
 	is_str(r == 0 ? fattrs_tmpfile_path(tf) : NULL, "r.q", "it takes the free name");
 	tf = fattrs_tmpfile_free(tf);
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -471,7 +353,7 @@ static void test_tmpfile__link_gives_eexist_when_all_names_taken(void)
 	is_str(fattrs_tmpfile_path(tf), NULL, "the file is still unnamed");
 	tf = fattrs_tmpfile_free(tf);
 	is_int(count_entries(), 62, "no name was added");
-	empty_top();
+	empty_dir(topfd);
 }
 
 static void test_tmpfile__link_exact_name_taken_is_eexist(void)
@@ -506,7 +388,7 @@ static void test_tmpfile__link_exact_name_taken_is_eexist(void)
 	       "linking to a free name then works");
 	is_str(fattrs_tmpfile_path(tf), "free", "under that name");
 	tf = fattrs_tmpfile_free(tf);
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -580,7 +462,7 @@ static void test_tmpfile__named_retries_taken_names(void)
 	is_int(r, 0, "a named file with one X is made while one name of 62 is free");
 	is_str(r == 0 ? fattrs_tmpfile_path(tf) : NULL, "n.7", "it takes the free name");
 	tf = fattrs_tmpfile_free(tf);
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -603,7 +485,7 @@ static void test_tmpfile__named_never_opens_an_existing_file(void)
 	if (fd >= 0)
 		(void)close(fd);
 	tf = fattrs_tmpfile_free(tf);
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -624,7 +506,7 @@ static void test_tmpfile__named_never_follows_a_symlink(void)
 	is_int(r, -EEXIST, "a dangling symbolic link as the name gives -EEXIST");
 	tap_ok(!exists("target"), "its target is not created");
 	tf = fattrs_tmpfile_free(tf);
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -643,7 +525,7 @@ static void test_tmpfile__named_not_scratch_stays_after_free(void)
 	       "a named file made without FATTRS_TMP_SCRATCH stays after free");
 	fattrs_tmpfile_cleanup_signal();
 	tap_ok(r == 0 && exists(name), "and fattrs_tmpfile_cleanup_signal() leaves it alone");
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -683,7 +565,7 @@ static void test_tmpfile__scratch_published_is_kept(void)
 	tap_ok(r == 0 && exists(name), "fattrs_tmpfile_cleanup_signal() keeps it");
 	tf = fattrs_tmpfile_free(tf);
 	tap_ok(r == 0 && exists(name), "fattrs_tmpfile_free() keeps it");
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -708,7 +590,7 @@ static void test_tmpfile__scratch_unnamed_link_is_kept(void)
 	tf = fattrs_tmpfile_free(tf);
 	tap_ok(r == 0 && exists(name),
 	       "a linked O_TMPFILE scratch file survives clean-up and free");
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -762,7 +644,7 @@ static void test_tmpfile__scratch_beyond_eight_is_removed_too(void)
 		tf[i] = fattrs_tmpfile_free(tf[i]);
 	tap_ok(count_entries() == 0,
 	       "fattrs_tmpfile_free() removes all 12 unpublished scratch names");
-	empty_top();
+	empty_dir(topfd);
 }
 
 static void test_tmpfile__free_null_is_null(void)
@@ -812,7 +694,7 @@ static void test_tmpfile__tmpdir_retries_and_gives_eexist(void)
 	path = NULL;
 	is_int(fattrs_tmpdir_new(topfd, tt_make(&t, false, "D.z", 0), 0700, &path), -EEXIST,
 	       "an existing name with no X's gives -EEXIST");
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
@@ -836,7 +718,7 @@ static void test_tmpfile__tmpname_pick_creates_nothing(void)
 		free(r == 0 ? path : NULL);
 	}
 	is_int(count_entries(), 61, "nothing was created");
-	empty_top();
+	empty_dir(topfd);
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -889,7 +771,7 @@ static void test_tmpfile__file_as_dir_is_enotdir(void)
 	is_int(fattrs_tmpdir_new(topfd, &t.tmpl, 0700, &path), -ENOTDIR,
 	       "fattrs_tmpdir_new() in a regular file gives -ENOTDIR");
 	is_int(count_entries(), 1, "only the file is there");
-	empty_top();
+	empty_dir(topfd);
 }
 
 /* ------------------------------------------- no way to link: remade named */
@@ -984,19 +866,15 @@ static void test_tmpfile__scratch_remade_named_is_kept_once_linked(void)
 	path_copy(r == 0 ? tf : NULL, name, sizeof(name));
 	tf = fattrs_tmpfile_free(tf);
 	tap_ok(r == 0 && exists(name), "the published name stays after fattrs_tmpfile_free()");
-	empty_top();
+	empty_dir(topfd);
 	nothing_left();
 }
 
 int main(void)
 {
-	int r = top_make();
-
-	tap_plan(123);
-	if (r < 0) {
-		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
+	if (!top_plan(top_make("tmpfile"), 123))
 		return 1;
-	}
+	have_tmpfile = top_has_tmpfile();
 	test_tmpfile__auto_uses_tmpfile_where_supported();
 	test_tmpfile__unnamed_until_linked();
 	test_tmpfile__link_names_it_under_template();
@@ -1027,7 +905,5 @@ int main(void)
 	test_tmpfile__link_without_any_way_remakes_named();
 	test_tmpfile__auto_is_named_once_links_failed();
 	test_tmpfile__scratch_remade_named_is_kept_once_linked();
-	(void)close(topfd);
-	(void)rmdir(topdir);
-	return tap_done();
+	return top_done();
 }
