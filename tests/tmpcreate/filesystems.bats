@@ -234,13 +234,19 @@ tmpfile_dir() {
 
 @test "without AT_EMPTY_PATH and without /proc, falls back to a named file and says why" {
 	local trace=$BATS_TEST_TMPDIR/trace path
+	require_root "to hide /proc in a private mount namespace"
 	fault_require
 	tmpfile_dir
-	# faccessat2 failing too: /proc/self/fd/N does not exist, so no /proc.
-	run -0 --separate-stderr fault_run "$trace" linkat ENOENT faccessat2 ENOENT -- tmpcreate -v -p "$D"
-	grep -q 'faccessat2(AT_FDCWD, "/proc/self/fd/' "$trace" || skip "the C library does not check /proc with faccessat2"
+	# AT_EMPTY_PATH refused (as before Linux 6.10 without the capability),
+	# and /proc really absent: an empty tmpfs over it in a private namespace.
+	run -0 --separate-stderr unshare -m --propagation private -- bash -c '
+		mount -t tmpfs fattrs-noproc /proc || exit 125
+		strace -f -qq -s 4096 -o "$1" -e inject=linkat:error=ENOENT:when=1 -- tmpcreate -v -p "$2"' \
+		_ "$trace" "$D"
 	assert_output --regexp "$(name_re)"
 	path=$output
+	assert_trace "$trace" 'linkat\([0-9]+, "", .*AT_EMPTY_PATH\) = -1 ENOENT .*\(INJECTED\)'
+	assert_trace "$trace" 'linkat\(AT_FDCWD, "/proc/self/fd/[0-9]+", .*AT_SYMLINK_FOLLOW\) = -1 ENOENT \(No such file or directory\)$'
 	assert_trace "$trace" "openat\\(AT_FDCWD, \"$(re_escape "$path")\", O_RDWR\\|O_CREAT\\|O_EXCL\\|O_NOFOLLOW\\|O_CLOEXEC, 0600\\) = [0-9]+$"
 	# shellcheck disable=SC2154
 	[ "$stderr" = "tmpcreate: created file '$path' with method named (an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed)" ]
