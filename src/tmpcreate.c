@@ -124,7 +124,7 @@ static const char *const link_words[] = {
 };
 
 /* Indexed by the bit number of FATTRS_PRESERVE_*: the words of --preserve. */
-static const char *const preserve_words[] = { "mode", "ownership", "xattr" };
+static const char *const preserve_words[] = { "mode", "ownership", "xattr", "all" };
 
 enum sync_level { SYNC_NONE, SYNC_DATA, SYNC_FULL };
 static const char *const sync_words[] = {
@@ -198,10 +198,11 @@ static unsigned int parse_preserve(const char *list)
 	if (copy == NULL)
 		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 	for (char *w = strtok_r(copy, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
-		if (strcmp(w, "all") == 0)
-			bits |= FATTRS_PRESERVE_ALL;
-		else
-			bits |= 1U << PARSE_WORD("preserve", w, preserve_words);
+		size_t i = PARSE_WORD("preserve", w, preserve_words);
+
+		/* The last word, "all", is every bit before it. */
+		bits |= i == sizeof(preserve_words) / sizeof(preserve_words[0]) - 1
+			? (unsigned int)FATTRS_PRESERVE_ALL : 1U << i;
 	}
 	free(copy);
 	return bits;
@@ -738,6 +739,12 @@ static bool output_check_target(const char *file, const struct fattrs_statx_buf 
 		cli_warn(EISDIR, _("cannot write %s"), cli_quote(file));
 		return false;
 	}
+	if (!S_ISREG(stx->stx_mode) && !S_ISLNK(stx->stx_mode)) {
+		/* A fifo or a device is written into, never replaced: that is not atomic output. */
+		cli_warn(0, _("cannot replace %s: not a regular file; use shell redirection for fifos and devices"),
+			 cli_quote(file));
+		return false;
+	}
 	if (set & STATX_ATTR_IMMUTABLE) {
 		cli_warn(0, _("cannot replace %s: it is immutable; tmpcreate never clears flags (see chattr(1))"),
 			 cli_quote(file));
@@ -844,7 +851,9 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	if (!output_attributes(ctl, exists && S_ISREG(old.stx_mode) ? &old : NULL, old_fd,
 			       fattrs_tmpfile_fd(tf), file))
 		goto out;
-	if (ctl->sync != SYNC_NONE && fsync(fattrs_tmpfile_fd(tf)) < 0) {
+	/* The data (and size) on disk before the file has a name; full adds the inode. */
+	if ((ctl->sync == SYNC_DATA ? fdatasync(fattrs_tmpfile_fd(tf)) :
+	     ctl->sync == SYNC_FULL ? fsync(fattrs_tmpfile_fd(tf)) : 0) < 0) {
 		cli_warn(errno, _("cannot sync %s"), cli_quote(file));
 		goto out;
 	}
@@ -971,6 +980,8 @@ static void check_modes(const struct tmpcreate_control *ctl)
 		{ ctl->no_dereference, "--no-dereference" },
 		{ ctl->preserve_set, "--preserve" },
 		{ ctl->sync_set, "--sync" },
+	}, not_output[] = {
+		{ ctl->tmpdir != NULL, "--tmpdir" },
 	}, mktemp_only[] = {
 		{ ctl->directory, "--directory" },
 		{ ctl->dry_run, "--dry-run" },
@@ -984,6 +995,11 @@ static void check_modes(const struct tmpcreate_control *ctl)
 	for (size_t i = 0; i < sizeof(output_only) / sizeof(output_only[0]); i++) {
 		if (output_only[i].given && ctl->output == NULL)
 			cli_usage_error(_("%s applies only to --output"), output_only[i].name);
+	}
+	for (size_t i = 0; i < sizeof(not_output) / sizeof(not_output[0]); i++) {
+		if (not_output[i].given && ctl->output != NULL)
+			cli_usage_error(_("%s does not apply to --output: FILE's own directory is used"),
+					not_output[i].name);
 	}
 	for (size_t i = 0; i < sizeof(mktemp_only) / sizeof(mktemp_only[0]); i++) {
 		if (mktemp_only[i].given && (ctl->output != NULL || ctl->scratch || ctl->probe))

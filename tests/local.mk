@@ -53,6 +53,8 @@ BATS_TESTS = \
 	tests/tmpcreate/filesystems.bats \
 	tests/tmpcreate/probe.bats \
 	tests/tmpcreate/errors.bats \
+	tests/tmpcreate/output.bats \
+	tests/tmpcreate/scratch.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats
 

@@ -106,6 +106,57 @@ fish_complete() {
 	assert_output ''
 }
 
+@test "bash: 'tmpcreate --sync=' offers data, full and none" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate -o out --sync='
+	assert_output $'data\nfull\nnone'
+}
+
+@test "bash: 'tmpcreate --preserve=' completes each word of the comma list" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate -o out --preserve='
+	assert_output $'all\nmode\nownership\nxattr'
+	run -0 bash_complete 'tmpcreate -o out --preserve=mode,o'
+	assert_output 'mode,ownership'
+}
+
+@test "bash: 'tmpcreate -o ' offers files, '-m ' nothing" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate -o '
+	assert_output $'dir1\ndir2\nfile1'
+	run -0 bash_complete 'tmpcreate --output='
+	assert_output $'dir1\ndir2\nfile1'
+	run -0 bash_complete 'tmpcreate -o out -m '
+	assert_output ''
+}
+
+@test "bash: the new options are offered, and --backup= takes no space" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate --no-'
+	assert_output $'--no-clobber\n--no-dereference'
+	run -0 --separate-stderr bash_complete 'tmpcreate --backup='
+	assert_output ''
+	run -0 bash_complete 'tmpcreate --sc'
+	assert_output '--scratch'
+}
+
+@test "bash: after -o FILE -- and --scratch --, COMMAND is completed" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate -o out -- ech'
+	assert_line 'echo'
+	run -0 bash_complete 'tmpcreate --scratch -v -- ech'
+	assert_line 'echo'
+	# Before "--" only "--" itself is offered.
+	run -0 bash_complete 'tmpcreate -o out '
+	assert_equal "$output" '--'
+}
+
+@test "bash: in mktemp mode '--' only ends the options" {
+	require_bash_completion
+	run -0 bash_complete 'tmpcreate -- '
+	assert_output $'dir1\ndir2'
+}
+
 @test "bash: the completion file passes shellcheck" {
 	require_cmd shellcheck
 	run -0 shellcheck "$COMPDIR/bash/tmpcreate"
@@ -140,6 +191,34 @@ fish_complete() {
 	require_cmd fish
 	run -0 fish_complete 'tmpcreate --probe '
 	assert_equal "$(cut -f1 <<<"$output" | sort)" $'dir1/\ndir2/'
+}
+
+@test "fish: 'tmpcreate --sync=' offers data, full and none" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate -o out --sync='
+	assert_equal "$(cut -f1 <<<"$output" | sort)" $'--sync=data\n--sync=full\n--sync=none'
+}
+
+@test "fish: 'tmpcreate --preserve=' offers the attribute words only, as a comma list" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate -o out --preserve='
+	assert_equal "$(cut -f1 <<<"$output" | sort)" $'--preserve=all\n--preserve=mode\n--preserve=ownership\n--preserve=xattr'
+	run -0 fish_complete 'tmpcreate -o out --preserve=mode,o'
+	assert_equal "$(cut -f1 <<<"$output")" '--preserve=mode,ownership'
+}
+
+@test "fish: 'tmpcreate -o ' offers files" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate -o '
+	assert_equal "$(cut -f1 <<<"$output" | sort)" $'dir1/\ndir2/\nfile1'
+}
+
+@test "fish: after -o FILE -- COMMAND is completed" {
+	require_cmd fish
+	run -0 fish_complete 'tmpcreate -o out -- ech'
+	assert_line --regexp $'^echo(\t|$)'
+	run -0 fish_complete 'tmpcreate --scratch -- ech'
+	assert_line --regexp $'^echo(\t|$)'
 }
 
 # ------------------------------------------------------------------ zsh
@@ -214,4 +293,25 @@ zsh_complete() {
 	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
 	run -0 zsh_complete 'tmpcreate --me'
 	assert_output '--method'
+}
+
+@test "zsh: 'tmpcreate --sync=' offers data, full and none" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	run -0 zsh_complete 'tmpcreate -o out --sync='
+	assert_equal "$(sort -u <<<"$output")" $'data\nfull\nnone'
+}
+
+@test "zsh: 'tmpcreate --preserve=mode,' offers the other attribute words" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	run -0 zsh_complete 'tmpcreate -o out --preserve=mode,'
+	assert_equal "$(sort -u <<<"$output")" $'all\nownership\nxattr'
+}
+
+@test "zsh: after -o FILE -- COMMAND is completed" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	run -0 zsh_complete 'tmpcreate -o out -- ech'
+	assert_line 'echo'
 }
