@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,8 @@ poptContext cli_popt_context(int argc, const char **argv, const struct poptOptio
 				cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 			strcpy(eq, w);
 			strcat(eq, "=");
+			if (w != argv[i])
+				free((void *)(uintptr_t)w);	/* an expanded abbreviation */
 			argv_copy[i] = eq;
 		} else if (o != NULL && takes_arg(o) && i + 1 < argc) {
 			argv_copy[i + 1] = argv[i + 1];

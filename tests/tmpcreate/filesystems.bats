@@ -236,12 +236,15 @@ tmpfile_dir() {
 	local trace=$BATS_TEST_TMPDIR/trace path
 	require_root "to hide /proc in a private mount namespace"
 	fault_require
+	! ldd "$(command -v tmpcreate)" 2>/dev/null | grep -q libasan ||
+		skip "AddressSanitizer itself needs /proc"
 	tmpfile_dir
 	# AT_EMPTY_PATH refused (as before Linux 6.10 without the capability),
 	# and /proc really absent: an empty tmpfs over it in a private namespace.
 	run -0 --separate-stderr unshare -m --propagation private -- bash -c '
 		mount -t tmpfs fattrs-noproc /proc || exit 125
-		strace -f -qq -s 4096 -o "$1" -e inject=linkat:error=ENOENT:when=1 -- tmpcreate -v -p "$2"' \
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -s 4096 -o "$1" \
+			-e inject=linkat:error=ENOENT:when=1 -- tmpcreate -v -p "$2"' \
 		_ "$trace" "$D"
 	assert_output --regexp "$(name_re)"
 	path=$output

@@ -252,7 +252,7 @@ sigkill_on() {
 	# Hold tmpcreate in renameat (strace delays it) and kill it there.
 	fault_require
 	echo old >F
-	strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
 		-e inject=rename,renameat,renameat2:delay_enter=3000000 \
 		tmpcreate -o F <"$A" 2>"$BATS_TEST_TMPDIR/strace.err" &
 	spid=$!
