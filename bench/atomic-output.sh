@@ -53,14 +53,12 @@ export LC_ALL=C
 
 SELF=$(realpath "${BASH_SOURCE[0]}")
 BENCH_DIR=$(dirname "$SELF")
+BENCH_NAME=atomic-output.sh
+NOTE_PREFIX="$BENCH_NAME: "
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$BENCH_DIR/lib.sh"
 
-if [[ $(id -u) -eq 0 && -z ${ATOMIC_BENCH_NS:-} ]] && command -v unshare >/dev/null; then
-	export ATOMIC_BENCH_NS=1
-	exec unshare --mount --propagation private -- bash "$SELF" "$@"
-fi
-
-die() { printf 'atomic-output.sh: %s\n' "$*" >&2; exit 1; }
-note() { printf 'atomic-output.sh: %s\n' "$*" >&2; }
+private_ns ATOMIC_BENCH_NS "$@"
 
 SIZE=${SIZE:-1G}
 SMALL=${SMALL:-4K}
@@ -74,104 +72,19 @@ SMALL_BYTES=$(numfmt --from=iec "$SMALL") || die "SMALL=$SMALL: not a size"
 ((BIG_BYTES > 0 && SMALL_BYTES > 0)) || die "sizes must be positive"
 
 # ------------------------------------------------------------------ the binaries
-if [[ -z ${TMPCREATE:-} ]]; then
-	for c in ./src/tmpcreate "$BENCH_DIR/../src/tmpcreate"; do
-		[[ -x $c ]] && { TMPCREATE=$c; break; }
-	done
-	[[ -n ${TMPCREATE:-} ]] || TMPCREATE=$(command -v tmpcreate || true)
-	[[ -n $TMPCREATE ]] || die "no tmpcreate found: run from the build dir, or set TMPCREATE=/path/to/tmpcreate"
-fi
-TMPCREATE=$(realpath "$TMPCREATE")
-[[ -x $TMPCREATE ]] || die "TMPCREATE=$TMPCREATE is not executable"
-TRUE=$(type -P true) # /usr/bin/true: the builtin would not spawn
-for t in cat cmp numfmt stat find strace findmnt "${CC:-cc}"; do
-	command -v "$t" >/dev/null || die "missing tool: $t"
-done
+find_binaries # TMPCREATE, TRUE
+need_tools cat cmp numfmt stat find strace findmnt "${CC:-cc}"
 HAVE_SPONGE=0
 command -v sponge >/dev/null && HAVE_SPONGE=1
 ((HAVE_SPONGE)) || note "sponge not found (apt-get install moreutils): its rows and the sponge target are skipped"
 
 # ------------------------------------------------------------------ work dir, cleanup
-WORK=
-SHMDIR= # the source's directory in /dev/shm when not root
-MOUNTS=()
-IMAGES=()
-cleanup() {
-	local rc=$? i img dev
-	trap - EXIT INT TERM HUP
-	cd /
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		if mountpoint -q "${MOUNTS[i]}"; then
-			umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}" || note "could not unmount ${MOUNTS[i]}"
-		fi
-	done
-	# mount -o loop sets autoclear, so the device goes at umount; this only catches a mount that
-	# failed half way. Only devices bound to our own image are touched.
-	for img in "${IMAGES[@]}"; do
-		for dev in $(losetup --list --noheadings --output NAME --associated "$img" 2>/dev/null); do
-			losetup --detach "$dev" || note "could not detach $dev"
-		done
-	done
-	[[ -n $WORK && -d $WORK ]] && rm -rf "$WORK"
-	[[ -n $SHMDIR && -d $SHMDIR ]] && rm -rf "$SHMDIR"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-atomic.XXXXXX")
-mkdir -p "$WORK/bin" "$WORK/mnt"
-for src in atomic-writer runt; do
-	"${CC:-cc}" -O2 -Wall -Wextra -o "$WORK/bin/$src" "$BENCH_DIR/src/$src.c" || die "cannot build $src.c"
-done
+bench_workdir atomic # WORK, RES, ROOT; cleanup on EXIT/INT/TERM/HUP (bench/lib.sh)
+build_c atomic-writer runt
 CW=$WORK/bin/atomic-writer
 RUNT=$WORK/bin/runt
-RES=$WORK/results # "key value" lines for the summary
-: >"$RES"
-res() { printf '%s %s\n' "$1" "$2" >>"$RES"; }
-get() { awk -v k="$1" '$1 == k { v = substr($0, length(k) + 2) } END { print (v == "" ? "n/a" : v) }' "$RES"; }
 LOG=$WORK/stderr.log # the writers' stderr
 : >"$LOG"
-
-ROOT=0
-[[ $(id -u) -eq 0 ]] && ROOT=1
-
-mount_fs() { # FS DIR MIB
-	local fs=$1 dir=$2 mib=$3 img
-	mkdir -p "$dir"
-	case $fs in
-	tmpfs) mount -t tmpfs -o "size=${mib}m,mode=0755" tmpfs "$dir" ;;
-	ext4)
-		img=$WORK/$(basename "$dir").ext4.img
-		truncate -s "${mib}M" "$img"
-		IMAGES+=("$img")
-		# no lazy init: no kernel thread zeroing inode tables while we measure
-		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
-		mount -o loop "$img" "$dir"
-		;;
-	*) die "unknown filesystem '$fs'" ;;
-	esac
-	MOUNTS+=("$dir")
-}
-
-umount_fs() { # DIR
-	local i
-	umount "$1" || umount -l "$1"
-	for i in "${!MOUNTS[@]}"; do [[ ${MOUNTS[i]} == "$1" ]] && unset 'MOUNTS[i]'; done
-	MOUNTS=("${MOUNTS[@]}")
-	rm -f "$WORK/$(basename "$1")".*.img
-}
-
-machine() {
-	printf '%s, Linux %s, %s, %s cores, %s, load %s, %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -r)" \
-		"$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)" "$(nproc)" \
-		"$(awk '/^MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo)" \
-		"$(cut -d' ' -f1-3 /proc/loadavg)" "$(
-			# shellcheck source=/dev/null
-			. /etc/os-release && echo "$PRETTY_NAME"
-		)"
-}
 
 sq() { local s=${1//\'/\'\\\'\'}; printf "'%s'" "$s"; } # quote for sh -c
 
@@ -181,8 +94,8 @@ if ((ROOT)); then
 	mount_fs tmpfs "$SRCM" $((BIG_BYTES / 1048576 + 160)) # + the 64 MiB strace source
 	SRCDESC="private tmpfs"
 elif [[ $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs && -w /dev/shm ]]; then
-	SHMDIR=$(mktemp -d /dev/shm/bench-atomic-src.XXXXXX)
-	SRCM=$SHMDIR
+	SRCM=$(mktemp -d /dev/shm/bench-atomic-src.XXXXXX)
+	EXTRA_DIRS+=("$SRCM") # cleanup deletes it
 	SRCDESC="/dev/shm (tmpfs)"
 else
 	SRCM=$WORK/src && mkdir -p "$SRCM"
@@ -257,9 +170,10 @@ check_file() { # ID RC -> 0 when the result is right
 	return 0
 }
 
-# run_case ID ROUND RAW: reset, one timed run (REPS writes at the small size), checks
+# run_case RAW INDEX ROUND: reset, one timed run of case ${IDS[INDEX]} (REPS writes at the small
+# size), checks
 run_case() {
-	local id=$1 r=$2 raw=$3 w cmd line chk=ok
+	local raw=$1 id=${IDS[$2]} r=$3 w cmd line chk=ok
 	reset_file
 	if ((r < 0)); then # warm-up: the writer alone under runt, for its peak RSS
 		rm -f "$WORK/.rss"
@@ -289,16 +203,8 @@ run_case() {
 summarise() {
 	local raw=$1
 	IDS_STR="${IDS[*]}" LABELS_STR=$(for id in "${IDS[@]}"; do echo "${LABEL[$id]}"; done) \
-		awk -v sec="$SEC" -v res="$RES" -v units="$UNITS" -v bytes="$BYTES" '
-	function median(a, m,   t, i, j, x) {
-		for (i = 1; i <= m; i++) t[i] = a[i]
-		for (i = 2; i <= m; i++) { x = t[i]; for (j = i - 1; j >= 1 && t[j] > x; j--) t[j+1] = t[j]; t[j+1] = x }
-		return (m % 2) ? t[(m+1)/2] : (t[m/2] + t[m/2+1]) / 2
-	}
-	function ratio(a, b,   r, q, m) {
-		if (!(a in have) || !(b in have)) return -1
-		m = 0; for (r = 0; r < nr; r++) q[++m] = w[a, r] / w[b, r]; return median(q, m)
-	}
+		awk -v sec="$SEC" -v res="$RES" -v units="$UNITS" -v bytes="$BYTES" "$(awk_stats)"'
+	function per(c, r) { return w[c, r] } # nanoseconds, one run
 	function rng(a, b,   r, x, lo, hi) {
 		lo = 1e30; hi = 0
 		for (r = 0; r < nr; r++) { x = w[a, r] / w[b, r]; if (x < lo) lo = x; if (x > hi) hi = x }
@@ -325,13 +231,13 @@ summarise() {
 			for (r = 0; r < nr; r++) { a[++m] = w[k, r]; cc[m] = c[k, r]; if (w[k, r] < lo) lo = w[k, r]; if (w[k, r] > hi) hi = w[k, r] }
 			med = median(a, m); mc = median(cc, m)
 			mbs = (k == "true") ? "–" : sprintf(bytes * units / (med / 1e9) / 1e6 < 10 ? "%.2f" : "%.0f", bytes * units / (med / 1e9) / 1e6)
-			per = med / units / 1000
+			pw = med / units / 1000
 			sp = ratio("sponge", k)
 			printf "| %s%s | %.1f | %.1f-%.1f |%s %s | %s | %s | %s | %s | %.1f | %s |\n", lab[i], (k in bad) ? " **CHECK FAILED**" : "", med / 1e6, lo / 1e6, hi / 1e6,
-				(units > 1 ? sprintf(" %.0f us |", per) : ""), mbs, fr(ratio(k, "cat")), fr(ratio(k, "cwn")), fr(ratio(k, "cwf")),
+				(units > 1 ? sprintf(" %.0f us |", pw) : ""), mbs, fr(ratio(k, "cat")), fr(ratio(k, "cwn")), fr(ratio(k, "cwf")),
 				(k == "true" || sp < 0) ? "–" : sprintf("%.2f", sp), mc / 1e6, (k in rss) ? sprintf("%.2f MiB", rss[k] / 1024) : "–"
 			print sec ".med." k, med >> res
-			print sec ".per." k, per >> res
+			print sec ".per." k, pw >> res
 		}
 		print sec ".x.tcf.cat", ratio("tcf", "cat") >> res; print sec ".r.tcf.cat", rng("tcf", "cat") >> res
 		print sec ".x.tcn.cat", ratio("tcn", "cat") >> res; print sec ".r.tcn.cat", rng("tcn", "cat") >> res
@@ -430,12 +336,7 @@ for dest in "${dests[@]}"; do
 			echo
 			echo "### $SZ from a $SRCKIND into $dest: $rounds interleaved rounds (+1 warm-up: peak RSS), $UNITS write(s) per run"
 			echo
-			n=${#IDS[@]}
-			for ((r = -1; r < rounds; r++)); do
-				for ((k = 0; k < n; k++)); do
-					run_case "${IDS[(k + (r < 0 ? 0 : r)) % n]}" "$r" "$raw"
-				done
-			done
+			interleave "$rounds" ${#IDS[@]} run_case "$raw"
 			summarise "$raw"
 			echo
 			echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

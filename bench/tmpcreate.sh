@@ -42,11 +42,11 @@ export LC_ALL=C
 
 SELF=$(realpath "${BASH_SOURCE[0]}")
 BENCH_DIR=$(dirname "$SELF")
+BENCH_NAME=tmpcreate.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$BENCH_DIR/lib.sh"
 
-if [[ $(id -u) -eq 0 && -z ${TMPCREATE_BENCH_NS:-} ]] && command -v unshare >/dev/null; then
-	export TMPCREATE_BENCH_NS=1
-	exec unshare --mount --propagation private -- bash "$SELF" "$@"
-fi
+private_ns TMPCREATE_BENCH_NS "$@"
 
 N=${N:-10000}
 NPROC=${NPROC:-1000}
@@ -56,107 +56,24 @@ if [[ ${QUICK:-0} == 1 ]]; then
 	N=1000 NPROC=100 ROUNDS=2 HF_RUNS=30
 fi
 
-die() { printf 'tmpcreate.sh: %s\n' "$*" >&2; exit 1; }
-note() { printf '%s\n' "$*" >&2; }
-
 # ------------------------------------------------------------------ the binaries
-if [[ -z ${TMPCREATE:-} ]]; then
-	for c in ./src/tmpcreate "$BENCH_DIR/../src/tmpcreate"; do
-		[[ -x $c ]] && { TMPCREATE=$c; break; }
-	done
-	[[ -n ${TMPCREATE:-} ]] || TMPCREATE=$(command -v tmpcreate || true)
-	[[ -n $TMPCREATE ]] || die "no tmpcreate found: run from the build dir, or set TMPCREATE=/path/to/tmpcreate"
-fi
-TMPCREATE=$(realpath "$TMPCREATE")
-[[ -x $TMPCREATE ]] || die "TMPCREATE=$TMPCREATE is not executable"
-TRUE=$(type -P true)     # /usr/bin/true: the builtin would not spawn
+find_binaries            # TMPCREATE, TRUE
 MKTEMP=$(type -P mktemp) # /usr/bin/mktemp
-for t in xargs strace taskset find ldd "${CC:-cc}"; do command -v "$t" >/dev/null || die "missing tool: $t"; done
+need_tools xargs strace taskset find ldd "${CC:-cc}"
 
 # ------------------------------------------------------------------ work dir, cleanup
-WORK=
-MOUNTS=()
-IMAGES=()
-cleanup() {
-	local rc=$? i img dev
-	trap - EXIT INT TERM HUP
-	cd /
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		if mountpoint -q "${MOUNTS[i]}"; then
-			umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}" || note "could not unmount ${MOUNTS[i]}"
-		fi
-	done
-	# mount -o loop sets autoclear, so the device goes at umount; this only catches a mount that
-	# failed half way. Only devices bound to our own image are touched.
-	for img in "${IMAGES[@]}"; do
-		for dev in $(losetup --list --noheadings --output NAME --associated "$img" 2>/dev/null); do
-			losetup --detach "$dev" || note "could not detach $dev"
-		done
-	done
-	[[ -n $WORK && -d $WORK ]] && rm -rf "$WORK"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-tmpcreate.XXXXXX")
-mkdir -p "$WORK/bin" "$WORK/mnt"
-"${CC:-cc}" -O2 -Wall -Wextra -o "$WORK/bin/tmp-loop" "$BENCH_DIR/src/tmp-loop.c" || die "cannot build tmp-loop.c"
+bench_workdir tmpcreate # WORK, RES, ROOT; cleanup on EXIT/INT/TERM/HUP (bench/lib.sh)
+build_c tmp-loop
 LOOP=$WORK/bin/tmp-loop
 TEMPL=$WORK/templates # one mktemp template per line: xargs -n1 appends one to each command
 for ((i = 0; i < NPROC; i++)); do echo tmp.XXXXXXXXXX; done >"$TEMPL"
-RES=$WORK/results # "key value" lines for the summary
-: >"$RES"
-res() { printf '%s %s\n' "$1" "$2" >>"$RES"; }
-get() { awk -v k="$1" '$1 == k { v = substr($0, length(k) + 2) } END { print (v == "" ? "n/a" : v) }' "$RES"; }
 
-ROOT=0
-[[ $(id -u) -eq 0 ]] && ROOT=1
 if ((ROOT)); then
 	FSLIST=${FSLIST:-tmpfs ext4}
 	command -v mkfs.ext4 >/dev/null || { note "no mkfs.ext4: ext4 skipped"; FSLIST=${FSLIST//ext4/}; }
 else
 	FSLIST=local
 fi
-
-mount_fs() { # FS DIR
-	local fs=$1 dir=$2 img
-	mkdir -p "$dir"
-	case $fs in
-	local) return 0 ;;
-	tmpfs) mount -t tmpfs -o size=512m,mode=0755 tmpfs "$dir" ;;
-	ext4)
-		img=$WORK/ext4.img
-		truncate -s 512M "$img"
-		IMAGES+=("$img")
-		# no lazy init: no kernel thread zeroing inode tables while we measure
-		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
-		mount -o loop "$img" "$dir"
-		;;
-	*) die "unknown filesystem '$fs' (tmpfs, ext4)" ;;
-	esac
-	MOUNTS+=("$dir")
-}
-
-umount_fs() { # DIR
-	local i
-	[[ ${MOUNTS[*]} == *"$1"* ]] || return 0
-	umount "$1" || umount -l "$1"
-	for i in "${!MOUNTS[@]}"; do [[ ${MOUNTS[i]} == "$1" ]] && unset 'MOUNTS[i]'; done
-	MOUNTS=("${MOUNTS[@]}")
-	rm -f "$WORK/ext4.img"
-}
-
-machine() {
-	printf '%s, Linux %s, %s, %s cores, %s, load %s, %s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -r)" \
-		"$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)" "$(nproc)" \
-		"$(awk '/^MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo)" \
-		"$(cut -d' ' -f1-3 /proc/loadavg)" "$(
-			# shellcheck source=/dev/null
-			. /etc/os-release && echo "$PRETTY_NAME"
-		)"
-}
 
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "# tmpcreate vs mktemp: bench/tmpcreate.sh"
@@ -197,9 +114,9 @@ EXPECT=(0 "$NPROC" "$NPROC" "$NPROC" "$NPROC" "$N" "$N" "$N")
 
 now_us() { local t=$EPOCHREALTIME; echo "${t/./}"; } # EPOCHREALTIME is seconds.micros (LC_ALL=C)
 
-# run_case FS INDEX ROUND RAW: untimed reset of $D, one timed run, a check of the file count in round 0
+# run_case FS RAW INDEX ROUND: untimed reset of $D, one timed run, a check of the file count in round 0
 run_case() {
-	local fs=$1 i=$2 r=$3 raw=$4 t0 t1 rc=0 got
+	local fs=$1 raw=$2 i=$3 r=$4 t0 t1 rc=0 got
 	rm -rf "$D" && mkdir "$D" && sync -f "$MNT"
 	t0=$(now_us)
 	"c_${IDS[i]}" || rc=$?
@@ -218,14 +135,8 @@ run_case() {
 summarise() {
 	local fs=$1 raw=$2
 	IDS_STR="${IDS[*]}" LABELS_STR=$(printf '%s\n' "${LABELS[@]}") UNITS_STR="${UNITS[*]}" \
-		awk -v fs="$fs" -v res="$RES" '
-	function median(a, m,   t, i, j, x) {
-		for (i = 1; i <= m; i++) t[i] = a[i]
-		for (i = 2; i <= m; i++) { x = t[i]; for (j = i - 1; j >= 1 && t[j] > x; j--) t[j+1] = t[j]; t[j+1] = x }
-		return (m % 2) ? t[(m+1)/2] : (t[m/2] + t[m/2+1]) / 2
-	}
+		awk -v fs="$fs" -v res="$RES" "$(awk_stats)"'
 	function per(c, r) { return w[c, r] / u[c] }           # microseconds per file, one run
-	function ratio(a, b,   r, q, m) { m = 0; for (r = 0; r < nr; r++) q[++m] = per(a, r) / per(b, r); return median(q, m) }
 	function excess(a, b,   r, q, m) { m = 0; for (r = 0; r < nr; r++) q[++m] = per(a, r) - per(b, r); return median(q, m) }
 	function exratio(a, b, c,   r, q, m) { m = 0; for (r = 0; r < nr; r++) q[++m] = (per(a, r) - per(b, r)) / per(c, r); return median(q, m) }
 	function us(x) { return x >= 100 ? sprintf("%.0f us", x) : sprintf("%.1f us", x) }
@@ -233,7 +144,7 @@ summarise() {
 		n = split(ENVIRON["IDS_STR"], id, " "); split(ENVIRON["LABELS_STR"], lab, "\n"); split(ENVIRON["UNITS_STR"], un, " ")
 		for (i = 1; i <= n; i++) u[id[i]] = un[i]
 	}
-	{ w[$1, $2] = $3; if ($2 + 1 > nr) nr = $2 + 1 }
+	{ w[$1, $2] = $3; have[$1] = 1; if ($2 + 1 > nr) nr = $2 + 1 }
 	END {
 		printf "| case | median ms/run | files/run | per file | x mktemp | x true | x (a2) C loop |\n"
 		printf "|---|---:|---:|---:|---:|---:|---:|\n"
@@ -279,12 +190,7 @@ for fs in $FSLIST; do
 	echo
 	echo "## 1. $fs ($(findmnt -no FSTYPE -T "$MNT" 2>/dev/null || stat -f -c %T "$MNT")): time, $ROUNDS interleaved rounds, paired ratios"
 	echo
-	n=${#IDS[@]}
-	for ((r = -1; r < ROUNDS; r++)); do
-		for ((k = 0; k < n; k++)); do
-			run_case "$fs" $(((k + (r < 0 ? 0 : r)) % n)) "$r" "$raw"
-		done
-	done
+	interleave "$ROUNDS" ${#IDS[@]} run_case "$fs" "$raw"
 	summarise "$fs" "$raw"
 	rm -rf "$D"
 	mkdir "$D"

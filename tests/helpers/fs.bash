@@ -5,6 +5,8 @@
 # Every mount happens inside a private mount namespace (unshare -m), so
 # nothing ever shows up in the host's mount table, and dies with it.
 #
+#   fs_setup_file        in setup_file: tests of this file run one at a time,
+#                        and every type in FS_TYPES is prepared (fs_prepare)
 #   fs_prepare TYPE...   make the image once per .bats file (setup_file) and
 #                        try one mount; never skips, only records why not
 #   fs_require TYPE      in a test: skip with a reason unless TYPE can be
@@ -22,7 +24,8 @@
 # namespace dying) frees it; a test holds at most one at a time.
 # ntfs-3g needs no loop device: it opens the image file itself (FUSE).
 
-# shellcheck disable=SC2034  # for the .bats files: fs_prepare "${FS_TYPES[@]}"
+# Every type fs_run knows: fs_setup_file (or fs_prepare "${FS_TYPES[@]}")
+# prepares them all.
 FS_TYPES=(tmpfs ramfs ext4 xfs btrfs ntfs-3g)
 export GNU_MKTEMP
 
@@ -161,6 +164,14 @@ fs_prepare() {
 		fi
 		rm -rf "$dir/trial-$type"
 	done
+}
+
+# fs_setup_file: the part of setup_file that every .bats file mounting all of
+# FS_TYPES shares.  Its tests share the images, so never two mounts of one at
+# once: no parallel tests within the file.  Then prepare every type.
+fs_setup_file() {
+	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
+	fs_prepare "${FS_TYPES[@]}"
 }
 
 # fs_require TYPE: skip this test with a reason unless TYPE can be mounted.

@@ -15,9 +15,7 @@ bats_require_minimum_version 1.5.0
 setup_file() {
 	load '../helpers/common'
 	load '../helpers/fs'
-	# The tests share the images: never two mounts of one at once.
-	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
-	fs_prepare "${FS_TYPES[@]}"
+	fs_setup_file # one test at a time, every FS_TYPES image prepared
 	# Two inputs of different sizes, with every byte value in them.
 	export A=$BATS_FILE_TMPDIR/a B=$BATS_FILE_TMPDIR/b
 	head -c 1048576 /dev/urandom >"$A"

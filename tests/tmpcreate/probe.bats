@@ -14,9 +14,7 @@ bats_require_minimum_version 1.5.0
 setup_file() {
 	load '../helpers/common'
 	load '../helpers/fs'
-	# Tests of one file share the images: never two mounts of one at once.
-	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
-	fs_prepare "${FS_TYPES[@]}"
+	fs_setup_file # one test at a time, every FS_TYPES image prepared
 }
 
 setup() {
