@@ -29,7 +29,7 @@ UNIT_TESTS = \
 	tests/unit/random \
 	tests/unit/tmpfile
 check_PROGRAMS += $(UNIT_TESTS)
-UNIT_LDADD = src/lib/libfattrs.la
+UNIT_LDADD = src/lib/libfattrs.la $(ATTR_LIBS)
 tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_copy_LDADD = $(UNIT_LDADD)
 tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h tests/unit/fixture.h

@@ -13,4 +13,4 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/random.c \
 	%D%/statx.c \
 	%D%/tmpfile.c
-%C%_libfattrs_la_LIBADD = $(ATTR_LIBS) $(LIBS)
+# Programs that link it add $(ATTR_LIBS): a static archive does not pass through libtool.

@@ -43,23 +43,32 @@ struct fattrs_tmpfile {
 static enum fattrs_link_via link_known = FATTRS_LINK_UNKNOWN;
 
 /*
- * Scratch names not yet published, for fattrs_tmpfile_cleanup_signal().  A
- * name is created and registered with every signal blocked, and forgotten
- * before it is renamed or removed, so a handler never unlinks a name that
- * is not ours.  A full registry only costs signal clean-up: the objects
- * remove their own names.
+ * Scratch names not yet published, for fattrs_tmpfile_cleanup_signal().
+ * A name is registered before it is made, with the descriptor of the file
+ * it is meant for: the handler removes it only if the name is that very
+ * file (same device and inode), so a name that turned out to be taken by
+ * someone else (EEXIST) is never removed, and no signal need be blocked.
+ * A name registered without a descriptor (SCRATCH_TRUSTED) was registered
+ * after it was made, with signals blocked; one still waiting for its
+ * descriptor (SCRATCH_PENDING, the named method's open) is left alone.
+ * A full registry only costs signal clean-up: objects remove their own
+ * names.
  */
 #define SCRATCH_SLOTS 16
+#define SCRATCH_PENDING (-1)
+#define SCRATCH_TRUSTED (-2)
 static struct {
 	int dirfd;
+	volatile int fd;
 	const char *volatile path;
 } scratch[SCRATCH_SLOTS];
 
-static int scratch_register(int dirfd, const char *path)
+static int scratch_register(int dirfd, const char *path, int fd)
 {
 	for (int i = 0; i < SCRATCH_SLOTS; i++) {
 		if (scratch[i].path == NULL) {
 			scratch[i].dirfd = dirfd;
+			scratch[i].fd = fd;
 			scratch[i].path = path;
 			return i;
 		}
@@ -75,7 +84,8 @@ static void scratch_forget(int slot)
 
 /*
  * Run @make(@dirfd, @path, @data) with every signal blocked; when it
- * succeeds and @ret_slot is not NULL, register @path for clean-up.
+ * succeeds and @ret_slot is not NULL, register @path for clean-up.  For
+ * names with no descriptor to check them against.
  */
 static int make_registered(int dirfd, const char *path, int (*make)(int, const char *, void *),
 			   void *data, int *ret_slot)
@@ -89,7 +99,7 @@ static int make_registered(int dirfd, const char *path, int (*make)(int, const c
 	(void)sigprocmask(SIG_BLOCK, &all, &old);
 	r = make(dirfd, path, data);
 	if (r == 0)
-		*ret_slot = scratch_register(dirfd, path);
+		*ret_slot = scratch_register(dirfd, path, SCRATCH_TRUSTED);
 	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	return r;
 }
@@ -98,9 +108,16 @@ void fattrs_tmpfile_cleanup_signal(void)
 {
 	for (int i = 0; i < SCRATCH_SLOTS; i++) {
 		const char *p = scratch[i].path;
+		int fd = scratch[i].fd;
+		struct stat mine, there;
 
-		if (p != NULL)
-			(void)unlinkat(scratch[i].dirfd, p, 0);
+		if (p == NULL || fd == SCRATCH_PENDING)
+			continue;
+		if (fd >= 0 && (fstat(fd, &mine) < 0 ||
+				fstatat(scratch[i].dirfd, p, &there, AT_SYMLINK_NOFOLLOW) < 0 ||
+				mine.st_dev != there.st_dev || mine.st_ino != there.st_ino))
+			continue;
+		(void)unlinkat(scratch[i].dirfd, p, 0);
 	}
 }
 
@@ -147,8 +164,19 @@ static int open_excl(int dirfd, const char *path, void *data)
 static int make_named(int dirfd, const char *path, void *data)
 {
 	struct named_args *a = data;
+	int r;
 
-	return make_registered(dirfd, path, open_excl, a, a->scratch ? &a->slot : NULL);
+	if (!a->scratch)
+		return open_excl(dirfd, path, a);
+	a->slot = scratch_register(dirfd, path, SCRATCH_PENDING);
+	r = open_excl(dirfd, path, a);
+	if (r < 0) {
+		scratch_forget(a->slot);
+		a->slot = -1;
+	} else if (a->slot >= 0) {
+		scratch[a->slot].fd = a->fd;
+	}
+	return r;
 }
 
 static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
@@ -349,8 +377,20 @@ static int link_one(int dirfd, const char *path, void *data)
 static int make_link(int dirfd, const char *path, void *data)
 {
 	struct link_args *a = data;
+	int r;
 
-	return make_registered(dirfd, path, link_one, a, a->scratch ? &a->slot : NULL);
+	if (!a->scratch)
+		return link_one(dirfd, path, a);
+	if (a->src != NULL)
+		return make_registered(dirfd, path, link_one, a, &a->slot);
+	/* Registered first, checked against the descriptor by the handler. */
+	a->slot = scratch_register(dirfd, path, a->fd);
+	r = link_one(dirfd, path, a);
+	if (r < 0) {
+		scratch_forget(a->slot);
+		a->slot = -1;
+	}
+	return r;
 }
 
 /* Copy everything from @from to @to, from offset 0. */
