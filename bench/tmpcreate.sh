@@ -249,8 +249,9 @@ for fs in $FSLIST; do
 		done
 
 		# The creation: from the openat() in DIR to the close() of the descriptor it returned.
-		# Marked ">>" when the syscall acts on the file, "+" when it is in the window for another
-		# reason. The name pool: getrandom(256 bytes, flags 0), once per process, once per ~24 names,
+		# Marked ">>" when the syscall acts on the file (its descriptor, or a name in DIR), "+" when
+		# it is in the window for another reason (printing the name, which tmpcreate does before it
+		# lets go of the file). The name pool: getrandom(256 bytes, flags 0), once per process, once per ~24 names,
 		# wherever it falls (glibc's own getrandom(8, GRND_NONBLOCK) for malloc is not counted).
 		mark() { # TRACE KEY
 			awk -v dir="$D" -v key="$2" -v res="$RES" '
@@ -261,7 +262,12 @@ for fs in $FSLIST; do
 				tag = "   "
 				if (inw) {
 					nm = line; sub(/\(.*/, "", nm)
-					if (nm == "getrandom") tag = " + "; else { tag = ">> "; file++; names = names (names ? ", " : "") nm }
+					# On the file: its descriptor is the first argument, or a name in DIR.
+					if (nm != "getrandom" && (line ~ ("^[a-z0-9_]+\\(" fd "[,)]") || index(line, "\"" dir))) {
+						tag = ">> "; file++; names = names (names ? ", " : "") nm
+					} else {
+						tag = " + "
+					}
 				}
 				if (length(line) > 118) line = substr(line, 1, 115) "..."
 				print tag line
