@@ -251,3 +251,21 @@ probe_on() {
 	assert_line 'method=null'
 	assert_line 'rename_noreplace=null'
 }
+
+@test "--json is valid JSON for any directory name; names that are not UTF-8 come as byte arrays" {
+	require_json
+	command -v jq >/dev/null 2>&1 || skip "needs jq to compare the decoded names"
+	local nl=$BATS_TEST_TMPDIR/$'a\nb "q" \\ \x01 é' bad=$BATS_TEST_TMPDIR/$'bad\xff'
+	mkdir "$nl" "$bad"
+	run -0 --separate-stderr tmpcreate --probe --json "$nl" "$bad"
+	assert_equal "${#lines[@]}" 2
+	# The first decodes to the very name (jq -j: no newline added).
+	assert_equal "$(jq -j '.dir' <<<"${lines[0]}")" "$nl"
+	# The second is its bytes, one number each.
+	local bytes
+	bytes=$(printf '%s' "$bad" | od -An -tu1 | tr -s ' \n' ' ' | sed 's/^ //; s/ $//; s/ /,/g')
+	assert_equal "$(jq -c '.dir' <<<"${lines[1]}")" "[$bytes]"
+	# The human block quotes a name that would not print unambiguously.
+	run -0 --separate-stderr tmpcreate --probe "$bad"
+	assert_equal "${lines[0]}" "'${BATS_TEST_TMPDIR}/bad\\377':"
+}
