@@ -775,6 +775,11 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		cli_warn(ENOENT, _("cannot write %s"), cli_quote(file));
 		return fail;
 	}
+	/* A closed stdin would hand its number to the next file opened, and be read from. */
+	if ((cmd == NULL || cmd[0] == NULL) && fcntl(STDIN_FILENO, F_GETFD) < 0) {
+		cli_warn(errno, _("cannot read %s"), _("standard input"));
+		return fail;
+	}
 	r = ctl->no_dereference ? ((target = strdup(file)) != NULL ? 0 : -ENOMEM)
 				: fattrs_path_resolve(AT_FDCWD, file, &target);
 	if (r < 0) {

@@ -822,6 +822,13 @@ preserve_on() {
 	assert_equal "$(names)" ""
 }
 
+@test "a closed stdin is an error, not a read of whatever file takes its number" {
+	echo old >F
+	run -1 --separate-stderr bash -c 'exec <&-; exec tmpcreate -o F'
+	assert_equal "$stderr" "tmpcreate: cannot read standard input: Bad file descriptor"
+	assert_equal "$(cat F) | $(names)" "old | F"
+}
+
 @test "a missing directory: cannot create a temporary file in it" {
 	run -1 --separate-stderr tmpcreate -o nodir/f </dev/null
 	assert_equal "$stderr" "tmpcreate: cannot create a temporary file in 'nodir': No such file or directory"
