@@ -175,7 +175,8 @@ const char *fattrs_tmpfile_path(const struct fattrs_tmpfile *tf);
  * named method and its contents copied, the method becomes
  * FATTRS_TMP_NAMED (why: FATTRS_TMP_WHY_NO_LINK) and later files of this
  * process are named from the start.  A named file keeps the name it has:
- * the call then only marks it published.
+ * the call then only marks it published.  With FATTRS_TMP_HOLD the new
+ * name stays removable until fattrs_tmpfile_keep().
  *
  * Returns: 0, or -errno: -EEXIST, -EACCES, -ENOSPC, -EXDEV, ...
  */
