@@ -225,6 +225,53 @@ static inline void nothing_left(void)
 	empty_dir(topfd);
 }
 
+/* ------------------------------------------------------ a case's guards */
+
+/*
+ * Unless @cond: @n results skipped for @why, then nothing_left().  True if
+ * they were skipped, so that a case reads
+ *	if (skip_unless(have_tmpfile, 3, NO_TMPFILE))
+ *		return;
+ */
+static inline bool skip_unless(bool cond, int n, const char *why)
+{
+	if (cond)
+		return false;
+	skip_n(n, why);
+	nothing_left();
+	return true;
+}
+
+/*
+ * Unless @ok: one failed result that says (printf-style) what failed, @n
+ * results skipped for @skip_why, then nothing_left().  True if it failed.
+ */
+__attribute__((format(printf, 4, 5)))
+static inline bool fail_unless(bool ok, int n, const char *skip_why, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+	int len;
+
+	if (ok)
+		return false;
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	what = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (what != NULL) {
+		va_start(ap, fmt);
+		(void)vsnprintf(what, (size_t)len + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* Out of memory, the words unformatted: still one failed result. */
+	tap_ok(false, "%s", what != NULL ? what : fmt);
+	free(what);
+	skip_n(n, skip_why);
+	nothing_left();
+	return true;
+}
+
 /* ------------------------------------------------- files by their names */
 
 /* Mode bits of @path (relative to the test directory, or absolute), or -1. */

@@ -90,11 +90,8 @@ static void test_publish__unnamed_as_new_name(void)
 {
 	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
 
-	if (tf == NULL) {
-		skip_n(5, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(tf != NULL, 5, NO_TMPFILE))
 		return;
-	}
 	is_int(fattrs_tmpfile_publish(tf, "name", NULL, 0), 0, "an unnamed file is published as a new name");
 	is_str(read_name("name"), "new", "the name has its contents");
 	tap_ok(ino_of("name") == ino_of_fd(fattrs_tmpfile_fd(tf)), "the name is the file itself (linked)");
@@ -192,11 +189,8 @@ static void test_publish__unnamed_backup_of_nothing(void)
 {
 	struct fattrs_tmpfile *tf = have_tmpfile ? new_unnamed("new") : NULL;
 
-	if (tf == NULL) {
-		skip_n(2, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(tf != NULL, 2, NO_TMPFILE))
 		return;
-	}
 	is_int(fattrs_tmpfile_publish(tf, "name", "name~", 0), 0, "a backup of a name not there is no error");
 	is_str(read_name("name"), "new", "the name has the new contents");
 	tf = fattrs_tmpfile_free(tf);
@@ -248,11 +242,8 @@ static void test_publish__named_scratch_renamed(void)
 
 	tap_ok(p != NULL && strncmp(p, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX)) == 0 && exists(p),
 	       "a named scratch file has a hidden name");
-	if (tf == NULL) {
-		skip_n(4, "no named scratch file");
-		nothing_left();
+	if (skip_unless(tf != NULL, 4, "no named scratch file"))
 		return;
-	}
 	is_int(fattrs_tmpfile_publish(tf, "name", NULL, 0), 0, "it is published as a new name");
 	is_str(read_name("name"), "new", "the name has its contents");
 	tap_ok(ino_of("name") == ino, "the name is the file itself (renamed)");

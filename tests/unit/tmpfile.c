@@ -122,19 +122,13 @@ static void test_tmpfile__auto_uses_tmpfile_where_supported(void)
 	struct tt t;
 	int err = -1, r;
 
-	if (!have_tmpfile) {
-		skip_n(4, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 4, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(AT_FDCWD, tt_make(&t, true, "tmp.", 10), 0600, FATTRS_TMP_AUTO, 0,
 			       &tf);
 	is_int(r, 0, "auto makes a temporary file");
-	if (r < 0) {
-		skip_n(3, "no file");
-		nothing_left();
+	if (skip_unless(r >= 0, 3, "no file"))
 		return;
-	}
 	is_int(fattrs_tmpfile_method(tf), FATTRS_TMP_TMPFILE, "auto uses O_TMPFILE");
 	is_int(fattrs_tmpfile_why(tf, &err), FATTRS_TMP_WHY_SUPPORTED, "because it is supported");
 	is_int(err, 0, "with no errno to report");
@@ -149,19 +143,13 @@ static void test_tmpfile__unnamed_until_linked(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(6, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 6, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "tmp.", 10), 0600, FATTRS_TMP_AUTO, 0,
 			       &tf);
 	is_int(r, 0, "auto makes a temporary file relative to a directory descriptor");
-	if (r < 0) {
-		skip_n(5, "no file");
-		nothing_left();
+	if (skip_unless(r >= 0, 5, "no file"))
 		return;
-	}
 	tap_ok(fattrs_tmpfile_fd(tf) >= 0, "it has a descriptor");
 	is_str(fattrs_tmpfile_path(tf), NULL, "it has no path");
 	is_int(fattrs_tmpfile_via(tf), FATTRS_LINK_UNKNOWN, "it was not linked");
@@ -190,11 +178,8 @@ static void test_tmpfile__link_names_it_under_template(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(8, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 8, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "tmp.", 10), 0600, FATTRS_TMP_AUTO, 0,
 			       &tf);
 	if (r < 0 || !write_str(fattrs_tmpfile_fd(tf), "hello\n")) {
@@ -231,11 +216,8 @@ static void test_tmpfile__link_keeps_absolute_template(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(2, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 2, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(AT_FDCWD, tt_make(&t, true, "abs.", 6), 0600, FATTRS_TMP_AUTO, 0,
 			       &tf);
 	if (r == 0)
@@ -301,17 +283,10 @@ static void test_tmpfile__link_retries_taken_names(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(2, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 2, NO_TMPFILE))
 		return;
-	}
-	if (!take_names("r.", 'q')) {
-		tap_ok(false, "creating 61 names succeeds");
-		skip_n(1, "names not made");
-		nothing_left();
+	if (fail_unless(take_names("r.", 'q'), 1, "names not made", "creating 61 names succeeds"))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "r.", 1), 0600, FATTRS_TMP_TMPFILE, 0,
 			       &tf);
 	if (r == 0)
@@ -329,25 +304,14 @@ static void test_tmpfile__link_gives_eexist_when_all_names_taken(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(3, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 3, NO_TMPFILE))
 		return;
-	}
-	if (!take_names("a.", 0)) {
-		tap_ok(false, "creating 62 names succeeds");
-		skip_n(2, "names not made");
-		nothing_left();
+	if (fail_unless(take_names("a.", 0), 2, "names not made", "creating 62 names succeeds"))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "a.", 1), 0600, FATTRS_TMP_TMPFILE, 0,
 			       &tf);
-	if (r < 0) {
-		tap_ok(false, "making a temporary file succeeds (%d)", r);
-		skip_n(2, "no file");
-		nothing_left();
+	if (fail_unless(r >= 0, 2, "no file", "making a temporary file succeeds (%d)", r))
 		return;
-	}
 	is_int(fattrs_tmpfile_link(tf, &t.tmpl), -EEXIST,
 	       "linking gives -EEXIST once all 62 names are taken");
 	is_str(fattrs_tmpfile_path(tf), NULL, "the file is still unnamed");
@@ -362,25 +326,14 @@ static void test_tmpfile__link_exact_name_taken_is_eexist(void)
 	struct tt t, other;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(4, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 4, NO_TMPFILE))
 		return;
-	}
-	if (!touch("taken")) {
-		tap_ok(false, "creating a file succeeds");
-		skip_n(3, "no file");
-		nothing_left();
+	if (fail_unless(touch("taken"), 3, "no file", "creating a file succeeds"))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "taken", 0), 0600, FATTRS_TMP_TMPFILE, 0,
 			       &tf);
-	if (r < 0) {
-		tap_ok(false, "making a temporary file succeeds (%d)", r);
-		skip_n(3, "no file");
-		nothing_left();
+	if (fail_unless(r >= 0, 3, "no file", "making a temporary file succeeds (%d)", r))
 		return;
-	}
 	is_int(fattrs_tmpfile_link(tf, &t.tmpl), -EEXIST,
 	       "linking to an existing name with no X's gives -EEXIST");
 	is_str(fattrs_tmpfile_path(tf), NULL, "the file is still unnamed");
@@ -426,11 +379,8 @@ static void test_tmpfile__named_is_created_at_once(void)
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "named.", 10), 0600, FATTRS_TMP_NAMED, 0,
 			       &tf);
 	is_int(r, 0, "FATTRS_TMP_NAMED makes a file");
-	if (r < 0) {
-		skip_n(6, "no file");
-		nothing_left();
+	if (skip_unless(r >= 0, 6, "no file"))
 		return;
-	}
 	path_copy(tf, name, sizeof(name));
 	tap_ok(tt_filled(&t, name), "its name is the template with its X's filled ('%s')", name);
 	tap_ok(fstat(fattrs_tmpfile_fd(tf), &fst) == 0 && fstatat(topfd, name, &nst, 0) == 0 &&
@@ -452,12 +402,8 @@ static void test_tmpfile__named_retries_taken_names(void)
 	struct tt t;
 	int r;
 
-	if (!take_names("n.", '7')) {
-		tap_ok(false, "creating 61 names succeeds");
-		skip_n(1, "names not made");
-		nothing_left();
+	if (fail_unless(take_names("n.", '7'), 1, "names not made", "creating 61 names succeeds"))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "n.", 1), 0600, FATTRS_TMP_NAMED, 0, &tf);
 	is_int(r, 0, "a named file with one X is made while one name of 62 is free");
 	is_str(r == 0 ? fattrs_tmpfile_path(tf) : NULL, "n.7", "it takes the free name");
@@ -495,12 +441,9 @@ static void test_tmpfile__named_never_follows_a_symlink(void)
 	struct tt t;
 	int r;
 
-	if (symlinkat("target", topfd, "link") < 0) {
-		tap_ok(false, "creating a symbolic link succeeds");
-		skip_n(1, "no link");
-		nothing_left();
+	if (fail_unless(symlinkat("target", topfd, "link") >= 0, 1, "no link",
+			"creating a symbolic link succeeds"))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "link", 0), 0600, FATTRS_TMP_NAMED, 0,
 			       &tf);
 	is_int(r, -EEXIST, "a dangling symbolic link as the name gives -EEXIST");
@@ -576,11 +519,8 @@ static void test_tmpfile__scratch_unnamed_link_is_kept(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(1, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 1, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "s.", 10), 0600, FATTRS_TMP_AUTO,
 			       FATTRS_TMP_SCRATCH, &tf);
 	if (r == 0)
@@ -681,12 +621,8 @@ static void test_tmpfile__tmpdir_retries_and_gives_eexist(void)
 	char *path = NULL;
 	struct tt t;
 
-	if (!take_names("D.", 'z')) {
-		tap_ok(false, "creating 61 names succeeds");
-		skip_n(2, "names not made");
-		nothing_left();
+	if (fail_unless(take_names("D.", 'z'), 2, "names not made", "creating 61 names succeeds"))
 		return;
-	}
 	is_int(fattrs_tmpdir_new(topfd, tt_make(&t, false, "D.", 1), 0700, &path), 0,
 	       "fattrs_tmpdir_new() finds the one free name of 62");
 	is_str(path, "D.z", "it is that name");
@@ -754,12 +690,8 @@ static void test_tmpfile__file_as_dir_is_enotdir(void)
 	char *path = NULL;
 	struct tt t;
 
-	if (!touch("file")) {
-		tap_ok(false, "creating a file succeeds");
-		skip_n(4, "no file");
-		nothing_left();
+	if (fail_unless(touch("file"), 4, "no file", "creating a file succeeds"))
 		return;
-	}
 	for (size_t i = 0; i < 3; i++) {
 		is_int(fattrs_tmpfile_new(topfd, tt_make(&t, false, "file/tmp.", 10), 0600,
 					  methods[i], 0, &tf),
@@ -786,11 +718,8 @@ static void test_tmpfile__link_without_any_way_remakes_named(void)
 	int err = -1, r;
 	mode_t old;
 
-	if (!have_tmpfile) {
-		skip_n(8, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 8, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "nl.", 10), 0640, FATTRS_TMP_AUTO, 0, &tf);
 	if (r < 0 || !write_str(fattrs_tmpfile_fd(tf), "data\n")) {
 		tap_ok(false, "making and writing a temporary file succeeds (%d)", r);
@@ -826,11 +755,8 @@ static void test_tmpfile__auto_is_named_once_links_failed(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(3, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 3, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "an.", 10), 0600, FATTRS_TMP_AUTO, 0, &tf);
 	is_int(r == 0 ? (long long)fattrs_tmpfile_method(tf) : r, FATTRS_TMP_NAMED,
 	       "auto makes named files once no link worked");
@@ -850,11 +776,8 @@ static void test_tmpfile__scratch_remade_named_is_kept_once_linked(void)
 	struct tt t;
 	int r;
 
-	if (!have_tmpfile) {
-		skip_n(2, NO_TMPFILE);
-		nothing_left();
+	if (skip_unless(have_tmpfile, 2, NO_TMPFILE))
 		return;
-	}
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".sn.", 10), 0600, FATTRS_TMP_TMPFILE,
 			       FATTRS_TMP_SCRATCH, &tf);
 	if (r == 0) {
