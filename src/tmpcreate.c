@@ -242,6 +242,20 @@ static const char *getenv_nonempty(const char *name)
 	return v != NULL && *v != '\0' ? v : NULL;
 }
 
+/* -p DIR / --tmpdir=DIR if given and not empty, else NULL. */
+static const char *tmpdir_arg(const struct tmpcreate_control *ctl)
+{
+	return ctl->tmpdir != NULL && *ctl->tmpdir != '\0' ? ctl->tmpdir : NULL;
+}
+
+/* The directory --tmpdir means: -p DIR, else $TMPDIR, else /tmp. */
+static const char *tmpdir_of(const struct tmpcreate_control *ctl)
+{
+	const char *env = getenv_nonempty("TMPDIR");
+
+	return tmpdir_arg(ctl) != NULL ? tmpdir_arg(ctl) : env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
+}
+
 /* Held and scratch names are removed on these signals; unnamed files need nothing. */
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
@@ -402,18 +416,19 @@ static int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 
 	if (use_tmpdir) {
 		const char *dir;
-		const char *arg = ctl->tmpdir != NULL && *ctl->tmpdir != '\0' ? ctl->tmpdir : NULL;
 		const char *env = getenv_nonempty("TMPDIR");
 		char *joined;
 
 		if (ctl->deprecated_t) {
-			dir = env != NULL ? env : arg != NULL ? arg : FATTRS_DEFAULT_TMPDIR;
+			/* -t: $TMPDIR wins over -p DIR. */
+			dir = env != NULL ? env : tmpdir_arg(ctl) != NULL ? tmpdir_arg(ctl)
+									    : FATTRS_DEFAULT_TMPDIR;
 			if (strchr(full, '/') != NULL)
 				cli_die(CLI_EXIT_FAILURE, 0,
 					_("invalid template, %s, contains directory separator"),
 					cli_quote(full));
 		} else {
-			dir = arg != NULL ? arg : env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
+			dir = tmpdir_of(ctl);
 			if (full[0] == '/')
 				cli_die(CLI_EXIT_FAILURE, 0,
 					_("invalid template, %s; with --tmpdir, it may not be absolute"),
@@ -548,10 +563,7 @@ static int probe_main(const struct tmpcreate_control *ctl, const char **args)
 	bool ok = true;
 
 	if (args == NULL || args[0] == NULL) {
-		const char *env = getenv_nonempty("TMPDIR");
-
-		fallback[0] = ctl->tmpdir != NULL && *ctl->tmpdir != '\0' ? ctl->tmpdir
-			    : env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
+		fallback[0] = tmpdir_of(ctl);
 		args = fallback;
 	}
 	for (size_t i = 0; args[i] != NULL; i++) {
@@ -919,9 +931,7 @@ static char *subst_braces(const char *arg, const char *path)
 
 static int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 {
-	const char *env = getenv_nonempty("TMPDIR");
-	const char *dir = ctl->tmpdir != NULL && *ctl->tmpdir != '\0' ? ctl->tmpdir
-			: env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
+	const char *dir = tmpdir_of(ctl);
 	struct fattrs_tmpfile *tf;
 	char fdstr[3 * sizeof(int) + 1], file[sizeof("/dev/fd/") + 3 * sizeof(int)];
 	size_t n = 0;
