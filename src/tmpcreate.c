@@ -832,7 +832,9 @@ static int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 			goto out;
 		in_fd = pipefd[0];
 	}
-	r = fattrs_copy_fd(in_fd, fattrs_tmpfile_fd(tf), &bytes, &read_errno);
+	/* With a sync to come, the disk writes while we copy. */
+	r = fattrs_copy_fd(in_fd, fattrs_tmpfile_fd(tf), ctl->sync != SYNC_NONE ? FATTRS_COPY_FLUSH : 0,
+			   &bytes, &read_errno);
 	if (pid > 0) {
 		/* Stop reading: a COMMAND still writing gets SIGPIPE; then reap it. */
 		(void)close(pipefd[0]);

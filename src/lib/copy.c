@@ -3,6 +3,9 @@
  * Moving bytes from a descriptor into a file without holding them: splice(2)
  * from a pipe (grown to 1 MiB), copy_file_range(2) or sendfile(2) from a
  * regular file, and a read/write loop with a fixed buffer for anything else.
+ * With FATTRS_COPY_FLUSH the copied bytes are sent to the disk while the copy
+ * goes on (sync_file_range(2) every FLUSH_STEP), so that the caller's final
+ * fsync(2) finds little left to write.
  */
 #include "config.h"
 
@@ -19,12 +22,80 @@
 #define CHUNK (1U << 30)		/* per copy_file_range/sendfile call */
 #define PIPE_SIZE (1 << 20)		/* what the source pipe is grown to */
 #define RW_BUFFER (128U * 1024)		/* the read/write fallback's buffer */
+#define FLUSH_STEP ((off_t)8 << 20)	/* start writeback every 8 MiB... */
+#define FLUSH_LAG 2			/* ...and wait for the step this far behind */
 
 /* The errors that mean "this fast path is not available for these files". */
 static bool no_fast_path(int err)
 {
 	return err == EINVAL || err == EXDEV || err == ENOSYS || err == EOPNOTSUPP ||
 	       err == EBADF || err == ESPIPE;
+}
+
+/* Write-behind state (FATTRS_COPY_FLUSH): offsets are relative to @base. */
+struct flusher {
+	int fd;
+	enum { FLUSH_OFF, FLUSH_UNCHECKED, FLUSH_ON } state;
+	off_t base;	/* @fd's offset when the copy began */
+	off_t started;	/* bytes handed to writeback */
+	off_t waited;	/* bytes known to be on disk */
+};
+
+static void flusher_init(struct flusher *f, int fd, unsigned flags)
+{
+	*f = (struct flusher){ .fd = fd,
+			       .state = (flags & FATTRS_COPY_FLUSH) ? FLUSH_UNCHECKED : FLUSH_OFF };
+}
+
+/*
+ * Whether @f's descriptor can be flushed by range, checked when the first
+ * step is full (small copies pay nothing): not a pipe or socket (no offset),
+ * and not O_APPEND (writes land at the end, not at the offset).
+ */
+static bool flusher_check(struct flusher *f, uint64_t total)
+{
+	int fl = fcntl(f->fd, F_GETFL);
+	off_t cur = lseek(f->fd, 0, SEEK_CUR);
+
+	f->state = fl >= 0 && !(fl & O_APPEND) && cur >= (off_t)total ? FLUSH_ON : FLUSH_OFF;
+	f->base = cur - (off_t)total;
+	return f->state == FLUSH_ON;
+}
+
+/*
+ * Called as the copy advances: start writeback of each full step, and wait
+ * for the one FLUSH_LAG steps back, so at most a few steps are dirty and the
+ * disk works while we copy.  A writeback error is the copy's error: once
+ * sync_file_range() has reported it, fsync(2) will not report it again.
+ */
+static int flush_behind(struct flusher *f, uint64_t total)
+{
+	if (f->state == FLUSH_OFF || (uint64_t)(f->started + FLUSH_STEP) > total)
+		return 0;
+	if (f->state == FLUSH_UNCHECKED && !flusher_check(f, total))
+		return 0;
+	while ((uint64_t)(f->started + FLUSH_STEP) <= total) {
+		int r = sync_file_range(f->fd, f->base + f->started, FLUSH_STEP,
+					SYNC_FILE_RANGE_WRITE);
+
+		if (r == 0 && f->started - f->waited >= FLUSH_LAG * FLUSH_STEP) {
+			r = sync_file_range(f->fd, f->base + f->waited, FLUSH_STEP,
+					    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER);
+			if (r == 0)
+				f->waited += FLUSH_STEP;
+		}
+		if (r < 0) {
+			if (errno == EINTR)
+				return 0;	/* the next step tries again */
+			if (!no_fast_path(errno))
+				return negerrno();
+			f->state = FLUSH_OFF;	/* not for this file: fsync does it all */
+			return 0;
+		}
+		f->started += FLUSH_STEP;
+	}
+	return 0;
 }
 
 static int write_all(int fd, const char *buf, size_t len, uint64_t *total)
@@ -44,7 +115,7 @@ static int write_all(int fd, const char *buf, size_t len, uint64_t *total)
 	return 0;
 }
 
-static int copy_rw(int in, int out, uint64_t *total, int *ret_read_errno)
+static int copy_rw(int in, int out, struct flusher *f, uint64_t *total, int *ret_read_errno)
 {
 	char *buf = malloc(RW_BUFFER);
 	int r = 0;
@@ -64,6 +135,8 @@ static int copy_rw(int in, int out, uint64_t *total, int *ret_read_errno)
 		if (n == 0)
 			break;
 		r = write_all(out, buf, (size_t)n, total);
+		if (r == 0)
+			r = flush_behind(f, *total);
 		if (r < 0)
 			break;
 	}
@@ -71,7 +144,7 @@ static int copy_rw(int in, int out, uint64_t *total, int *ret_read_errno)
 	return r;
 }
 
-static int copy_splice(int in, int out, uint64_t *total, bool *ret_fallback)
+static int copy_splice(int in, int out, struct flusher *f, uint64_t *total, bool *ret_fallback)
 {
 	*ret_fallback = false;
 	for (;;) {
@@ -79,6 +152,10 @@ static int copy_splice(int in, int out, uint64_t *total, bool *ret_fallback)
 
 		if (n > 0) {
 			*total += (uint64_t)n;
+			int r = flush_behind(f, *total);
+
+			if (r < 0)
+				return r;
 			continue;
 		}
 		if (n == 0)
@@ -93,17 +170,23 @@ static int copy_splice(int in, int out, uint64_t *total, bool *ret_fallback)
 	}
 }
 
-static int copy_range(int in, int out, uint64_t *total, bool *ret_fallback)
+static int copy_range(int in, int out, struct flusher *f, uint64_t *total, bool *ret_fallback)
 {
 	bool use_sendfile = false;
 
 	*ret_fallback = false;
 	for (;;) {
-		ssize_t n = use_sendfile ? sendfile(out, in, NULL, CHUNK)
-					 : copy_file_range(in, NULL, out, NULL, CHUNK, 0);
+		/* Flushing needs the copy in steps; one call per GiB otherwise. */
+		size_t chunk = f->state != FLUSH_OFF ? (size_t)FLUSH_STEP : CHUNK;
+		ssize_t n = use_sendfile ? sendfile(out, in, NULL, chunk)
+					 : copy_file_range(in, NULL, out, NULL, chunk, 0);
 
 		if (n > 0) {
 			*total += (uint64_t)n;
+			int r = flush_behind(f, *total);
+
+			if (r < 0)
+				return r;
 			continue;
 		}
 		if (n == 0)
@@ -124,8 +207,9 @@ static int copy_range(int in, int out, uint64_t *total, bool *ret_fallback)
 	}
 }
 
-int fattrs_copy_fd(int in, int out, uint64_t *ret_bytes, int *ret_read_errno)
+int fattrs_copy_fd(int in, int out, unsigned flags, uint64_t *ret_bytes, int *ret_read_errno)
 {
+	struct flusher f;
 	struct stat st;
 	uint64_t total = 0;
 	bool fallback = true;
@@ -134,15 +218,16 @@ int fattrs_copy_fd(int in, int out, uint64_t *ret_bytes, int *ret_read_errno)
 
 	if (fstat(in, &st) < 0)
 		return negerrno();
+	flusher_init(&f, out, flags);
 	if (S_ISFIFO(st.st_mode)) {
 		/* Fewer, larger splices: the writer and we wake each other less. */
 		(void)fcntl(in, F_SETPIPE_SZ, PIPE_SIZE);
-		r = copy_splice(in, out, &total, &fallback);
+		r = copy_splice(in, out, &f, &total, &fallback);
 	} else if (S_ISREG(st.st_mode)) {
-		r = copy_range(in, out, &total, &fallback);
+		r = copy_range(in, out, &f, &total, &fallback);
 	}
 	if (r == 0 && fallback)
-		r = copy_rw(in, out, &total, &read_errno);
+		r = copy_rw(in, out, &f, &total, &read_errno);
 	if (r < 0) {
 		if (ret_read_errno != NULL)
 			*ret_read_errno = read_errno;

@@ -263,18 +263,30 @@ char *fattrs_path_join(const char *dir, const char *name);
 
 /* ------------------------------------------------------------ copying */
 
+enum {
+	/*
+	 * The caller will fsync(2) @out: send the bytes to the disk while
+	 * copying (sync_file_range(2)), so that flush and copy overlap and at
+	 * most a few MiB are dirty.  A writeback error fails the copy (-EIO):
+	 * once reported here, fsync(2) would not report it again.  Silently
+	 * off where @out cannot do it (a pipe, a socket) and for O_APPEND.
+	 */
+	FATTRS_COPY_FLUSH = 1 << 0,
+};
+
 /**
  * fattrs_copy_fd() - copy everything @in has left (to end of file or of
  * input) to @out's current position, without holding it in memory: splice(2)
  * from a pipe (grown to 1 MiB), copy_file_range(2) or sendfile(2) from a
  * regular file, a 128 KiB read/write loop otherwise.
+ * @flags:          FATTRS_COPY_FLUSH, or 0
  * @ret_bytes:      if not NULL, how many bytes were copied
  * @ret_read_errno: if not NULL and the copy failed on reading @in, that
  *                  errno (0 when it failed on writing)
  *
  * Returns: 0, or -errno (-ENOSPC, -EDQUOT, -EIO, -EFBIG, ...).
  */
-int fattrs_copy_fd(int in, int out, uint64_t *ret_bytes, int *ret_read_errno);
+int fattrs_copy_fd(int in, int out, unsigned flags, uint64_t *ret_bytes, int *ret_read_errno);
 
 /**
  * fattrs_content_equal() - compare two files' bytes from offset 0.

@@ -524,6 +524,59 @@ sync_calls() {
 	assert_line --index 0 --regexp "sync\\($fd\\)"
 }
 
+# Past 8 MiB the copy is sent to the disk as it goes (sync_file_range), so
+# that the final fsync has little left to do; the error it reports is the
+# copy's, since fsync would not report it a second time.
+@test "a large FILE is sent to the disk while it is copied, then fsynced; not with --sync=none" {
+	fault_require
+	for _ in {1..20}; do cat "$A"; done >"$BATS_TEST_TMPDIR/big"
+	trace=$BATS_TEST_TMPDIR/trace
+	echo old >f
+	run -0 --separate-stderr trace_run "$trace" tmpcreate -o f <"$BATS_TEST_TMPDIR/big"
+	cmp "$BATS_TEST_TMPDIR/big" f
+	fd=$(tmpfile_fd "$trace")
+	[[ -n $fd ]] || fail "no O_TMPFILE in the trace"
+	# 20 MiB: two 8 MiB steps started, none old enough to wait for; all on the temp file.
+	run grep -cE "sync_file_range\\($fd, (0|8388608), 8388608, SYNC_FILE_RANGE_WRITE\\)" "$trace"
+	assert_output 2
+	run grep -nE "sync_file_range|f(data)?sync\\($fd\\)" "$trace"
+	assert_line --index 2 --regexp "fsync\\($fd\\)"
+	run -0 --separate-stderr trace_run "$trace" tmpcreate --sync=none -o f <"$BATS_TEST_TMPDIR/big"
+	cmp "$BATS_TEST_TMPDIR/big" f
+	refute_trace "$trace" 'sync_file_range\('
+}
+
+@test "writeback failing with EIO during the copy: exit 1, cannot write, FILE untouched, nothing left" {
+	fault_require
+	for _ in {1..12}; do cat "$A"; done >"$BATS_TEST_TMPDIR/big"
+	cp "$B" f
+	before=$(ident f)
+	run -1 --separate-stderr fault_run "$BATS_TEST_TMPDIR/trace" sync_file_range EIO -- \
+		tmpcreate -o f <"$BATS_TEST_TMPDIR/big"
+	assert_equal "$stderr" "tmpcreate: cannot write 'f': Input/output error"
+	assert_equal "$(ident f)" "$before"
+	assert_equal "$(names)" "f"
+	# The same from COMMAND: tmpcreate's failure, 125.
+	run -125 --separate-stderr fault_run "$BATS_TEST_TMPDIR/trace" sync_file_range EIO -- \
+		tmpcreate -o f -- cat "$BATS_TEST_TMPDIR/big"
+	assert_equal "$stderr" "tmpcreate: cannot write 'f': Input/output error"
+	assert_equal "$(ident f)" "$before"
+	assert_equal "$(names)" "f"
+}
+
+@test "sync_file_range unsupported (EINVAL): the copy goes on and fsync does the flushing" {
+	fault_require
+	for _ in {1..12}; do cat "$A"; done >"$BATS_TEST_TMPDIR/big"
+	trace=$BATS_TEST_TMPDIR/trace
+	run -0 --separate-stderr fault_run "$trace" sync_file_range EINVAL -- \
+		tmpcreate -o f <"$BATS_TEST_TMPDIR/big"
+	cmp "$BATS_TEST_TMPDIR/big" f
+	run grep -c 'sync_file_range(' "$trace"
+	assert_output 1
+	run grep -cE '(^|[^a-z_])fsync\(' "$trace"
+	assert_output 2
+}
+
 # ------------------------------------------------------------ preservation
 
 # TYPE: as root, a replaced FILE keeps mode, owner and group, xattrs (the

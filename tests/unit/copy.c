@@ -142,7 +142,7 @@ static void test_copy__from_pipe(void)
 	if (pipe2(p, O_CLOEXEC) == 0) {
 		pid = writer_start(p[1], p[0], len);
 		(void)close(p[1]);
-		r = fattrs_copy_fd(p[0], out, &bytes, NULL);
+		r = fattrs_copy_fd(p[0], out, 0, &bytes, NULL);
 		(void)close(p[0]);
 	}
 	is_int(r, 0, "3 MiB from a pipe fed by another process are copied");
@@ -160,7 +160,7 @@ static void test_copy__from_regular_file(void)
 	uint64_t bytes = UNTOUCHED;
 	int in = make_file("src", 0, len, O_RDONLY);
 	int out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	int r = fattrs_copy_fd(in, out, &bytes, NULL);
+	int r = fattrs_copy_fd(in, out, 0, &bytes, NULL);
 
 	is_int(r, 0, "a regular file is copied");
 	is_int(bytes, len, "all its bytes are counted");
@@ -183,7 +183,7 @@ static void test_copy__from_current_offset(void)
 
 	if (in >= 0 && out >= 0 && lseek(in, (off_t)skip, SEEK_SET) == (off_t)skip &&
 	    write(out, "HEAD", 4) == 4)
-		r = fattrs_copy_fd(in, out, &bytes, NULL);
+		r = fattrs_copy_fd(in, out, 0, &bytes, NULL);
 	is_int(r, 0, "a file read from an offset is copied");
 	is_int(bytes, len - skip, "only what is after the source's offset is counted");
 	tap_ok(has_pattern(out, 4, skip, len - skip),
@@ -206,7 +206,7 @@ static void test_copy__from_socket(void)
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) == 0) {
 		pid = writer_start(s[1], s[0], len);
 		(void)close(s[1]);
-		r = fattrs_copy_fd(s[0], out, &bytes, NULL);
+		r = fattrs_copy_fd(s[0], out, 0, &bytes, NULL);
 		(void)close(s[0]);
 	}
 	is_int(r, 0, "a socket (neither pipe nor file) is copied by reading and writing");
@@ -231,7 +231,7 @@ static void test_copy__into_append_file(void)
 	if (out >= 0 && write(out, "HEAD", 4) == 4) {
 		(void)close(out);
 		out = openat(topfd, "dst", O_WRONLY | O_APPEND | O_CLOEXEC);
-		r = fattrs_copy_fd(in, out, &bytes, NULL);
+		r = fattrs_copy_fd(in, out, 0, &bytes, NULL);
 	}
 	is_int(r, 0, "a file is copied to one opened O_APPEND");
 	is_int(bytes, len, "all its bytes are counted");
@@ -259,7 +259,7 @@ static void test_copy__pipe_into_append_file(void)
 	if (out >= 0 && write(out, "HEAD", 4) == 4 && pipe2(p, O_CLOEXEC) == 0) {
 		pid = writer_start(p[1], p[0], len);
 		(void)close(p[1]);
-		r = fattrs_copy_fd(p[0], out, &bytes, NULL);
+		r = fattrs_copy_fd(p[0], out, 0, &bytes, NULL);
 		(void)close(p[0]);
 	}
 	is_int(r, 0, "a pipe is copied to a file opened O_APPEND");
@@ -284,7 +284,7 @@ static void test_copy__into_pipe(void)
 	ssize_t n = -1;
 
 	if (pipe2(p, O_CLOEXEC) == 0) {
-		r = fattrs_copy_fd(in, p[1], &bytes, NULL);
+		r = fattrs_copy_fd(in, p[1], 0, &bytes, NULL);
 		(void)close(p[1]);
 		n = read(p[0], buf, sizeof(buf));
 		(void)close(p[0]);
@@ -298,6 +298,126 @@ static void test_copy__into_pipe(void)
 	left_only("src", NULL);
 }
 
+/*
+ * FATTRS_COPY_FLUSH: the copy is made in 8 MiB steps, each sent to the disk
+ * and waited for two steps later.  Sizes past several steps and not a
+ * multiple of one, from each kind of source, at a destination offset that is
+ * not 0: the bytes must be the same as without it.
+ */
+#define FLUSH_LEN (3 * 8 * MiB + 12345)
+
+static void test_copy_flush__from_regular_file(void)
+{
+	uint64_t bytes = UNTOUCHED;
+	int in = make_file("src", 0, FLUSH_LEN, O_RDONLY);
+	int out = make_file("dst", 0, 5, O_RDWR);
+	int r = -1;
+
+	if (out >= 0 && lseek(out, 5, SEEK_SET) == 5)
+		r = fattrs_copy_fd(in, out, FATTRS_COPY_FLUSH, &bytes, NULL);
+	is_int(r, 0, "flushing: a 24 MiB file is copied after 5 bytes already there");
+	is_int(bytes, FLUSH_LEN, "flushing: all its bytes are counted");
+	tap_ok(out >= 0 && has_pattern(out, 5, 0, FLUSH_LEN), "flushing: the copy holds the same bytes");
+	is_int(offset_of(out), (off_t)(5 + FLUSH_LEN), "flushing: the offset is past what was written");
+	(void)close(in);
+	if (out >= 0)
+		(void)close(out);
+	left_only("src", "dst", NULL);
+}
+
+static void test_copy_flush__from_pipe(void)
+{
+	uint64_t bytes = UNTOUCHED;
+	int p[2], out, r = -1;
+	pid_t pid = -1;
+
+	out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (pipe2(p, O_CLOEXEC) == 0) {
+		pid = writer_start(p[1], p[0], FLUSH_LEN);
+		(void)close(p[1]);
+		r = fattrs_copy_fd(p[0], out, FATTRS_COPY_FLUSH, &bytes, NULL);
+		(void)close(p[0]);
+	}
+	is_int(r, 0, "flushing: 24 MiB from a pipe are copied");
+	is_int(bytes, FLUSH_LEN, "flushing: all of them are counted");
+	tap_ok(has_pattern(out, 0, 0, FLUSH_LEN), "flushing: the file holds exactly those bytes");
+	tap_ok(writer_ok(pid), "flushing: the writer could write everything");
+	if (out >= 0)
+		(void)close(out);
+	left_only("dst", NULL);
+}
+
+static void test_copy_flush__from_socket(void)
+{
+	uint64_t bytes = UNTOUCHED;
+	int s[2], out, r = -1;
+	pid_t pid = -1;
+
+	out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) == 0) {
+		pid = writer_start(s[1], s[0], FLUSH_LEN);
+		(void)close(s[1]);
+		r = fattrs_copy_fd(s[0], out, FATTRS_COPY_FLUSH, &bytes, NULL);
+		(void)close(s[0]);
+	}
+	is_int(r, 0, "flushing: 24 MiB from a socket (read/write) are copied");
+	is_int(bytes, FLUSH_LEN, "flushing: all of them are counted");
+	tap_ok(has_pattern(out, 0, 0, FLUSH_LEN), "flushing: the file holds exactly those bytes");
+	tap_ok(writer_ok(pid), "flushing: the writer could write everything");
+	if (out >= 0)
+		(void)close(out);
+	left_only("dst", NULL);
+}
+
+/* Where flushing cannot be done (a pipe, O_APPEND), the flag changes nothing. */
+static void test_copy_flush__where_it_cannot(void)
+{
+	uint64_t bytes = UNTOUCHED;
+	int in = make_file("src", 0, FLUSH_LEN, O_RDONLY);
+	int out = make_file("dst", 0, 4, O_WRONLY | O_APPEND);
+	int p[2], r = -1;
+	pid_t pid = -1;
+
+	is_int(fattrs_copy_fd(in, out, FATTRS_COPY_FLUSH, &bytes, NULL), 0,
+	       "flushing into an O_APPEND file: copied");
+	is_int(bytes, FLUSH_LEN, "flushing into an O_APPEND file: all bytes counted");
+	if (out >= 0)
+		(void)close(out);
+	out = openat(topfd, "dst", O_RDONLY | O_CLOEXEC);
+	tap_ok(out >= 0 && has_pattern(out, 4, 0, FLUSH_LEN), "flushing into an O_APPEND file: appended");
+	if (out >= 0)
+		(void)close(out);
+
+	/* Into a pipe: a reader drains it and checks every byte. */
+	(void)lseek(in, 0, SEEK_SET);
+	bytes = UNTOUCHED;
+	if (pipe2(p, O_CLOEXEC) == 0) {
+		pid = fork();
+		if (pid == 0) {
+			unsigned char got[65536], want[65536];
+			uint64_t at = 0;
+			ssize_t n;
+
+			(void)close(p[1]);
+			while ((n = read(p[0], got, sizeof(got))) > 0) {
+				pat_fill(want, at, (size_t)n);
+				if (memcmp(got, want, (size_t)n) != 0)
+					_exit(2);
+				at += (uint64_t)n;
+			}
+			_exit(n == 0 && at == FLUSH_LEN ? 0 : 1);
+		}
+		(void)close(p[0]);
+		r = fattrs_copy_fd(in, p[1], FATTRS_COPY_FLUSH, &bytes, NULL);
+		(void)close(p[1]);
+	}
+	is_int(r, 0, "flushing into a pipe: copied");
+	is_int(bytes, FLUSH_LEN, "flushing into a pipe: all bytes counted");
+	tap_ok(writer_ok(pid), "flushing into a pipe: the reader got exactly those bytes");
+	(void)close(in);
+	left_only("src", "dst", NULL);
+}
+
 static void test_copy__empty_sources(void)
 {
 	uint64_t bytes = UNTOUCHED;
@@ -305,13 +425,13 @@ static void test_copy__empty_sources(void)
 	int out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	int p[2], r;
 
-	is_int(fattrs_copy_fd(in, out, &bytes, NULL), 0, "an empty file is copied");
+	is_int(fattrs_copy_fd(in, out, 0, &bytes, NULL), 0, "an empty file is copied");
 	is_int(bytes, 0, "as 0 bytes");
 	bytes = UNTOUCHED;
 	r = -1;
 	if (pipe2(p, O_CLOEXEC) == 0) {
 		(void)close(p[1]);
-		r = fattrs_copy_fd(p[0], out, &bytes, NULL);
+		r = fattrs_copy_fd(p[0], out, 0, &bytes, NULL);
 		(void)close(p[0]);
 	}
 	is_int(r, 0, "a pipe closed without data is copied");
@@ -328,7 +448,7 @@ static void test_copy__null_out_params(void)
 	int in = make_file("src", 0, len, O_RDONLY);
 	int out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 
-	is_int(fattrs_copy_fd(in, out, NULL, NULL), 0, "the out-parameters may be NULL");
+	is_int(fattrs_copy_fd(in, out, 0, NULL, NULL), 0, "the out-parameters may be NULL");
 	tap_ok(has_pattern(out, 0, 0, len), "the bytes are copied all the same");
 	(void)close(in);
 	(void)close(out);
@@ -343,7 +463,7 @@ static void test_copy__write_error_is_not_a_read_error(void)
 	int out = make_file("dst", 0, 0, O_RDONLY);
 	int p[2], r = -1;
 
-	is_int(fattrs_copy_fd(in, out, &bytes, &read_errno), -EBADF,
+	is_int(fattrs_copy_fd(in, out, 0, &bytes, &read_errno), -EBADF,
 	       "copying a file into a read-only descriptor fails with -EBADF");
 	is_int(read_errno, 0, "it is not a read error");
 	is_int(bytes, UNTOUCHED, "no count is given");
@@ -352,7 +472,7 @@ static void test_copy__write_error_is_not_a_read_error(void)
 		if (write(p[1], "data", 4) == 4)
 			r = 0;
 		(void)close(p[1]);
-		r = r == 0 ? fattrs_copy_fd(p[0], out, NULL, &read_errno) : -1;
+		r = r == 0 ? fattrs_copy_fd(p[0], out, 0, NULL, &read_errno) : -1;
 		(void)close(p[0]);
 	}
 	is_int(r, -EBADF, "copying a pipe into a read-only descriptor fails with -EBADF");
@@ -371,14 +491,14 @@ static void test_copy__read_error(void)
 	int out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	int wo;
 
-	is_int(fattrs_copy_fd(in, out, &bytes, &read_errno), -EISDIR,
+	is_int(fattrs_copy_fd(in, out, 0, &bytes, &read_errno), -EISDIR,
 	       "copying from a directory fails with -EISDIR");
 	is_int(read_errno, EISDIR, "as a read error (EISDIR)");
 	is_int(bytes, UNTOUCHED, "no count is given");
 	(void)close(in);
 	read_errno = -1;
 	wo = make_file("src", 0, 1000, O_WRONLY);
-	is_int(fattrs_copy_fd(wo, out, NULL, &read_errno), -EBADF,
+	is_int(fattrs_copy_fd(wo, out, 0, NULL, &read_errno), -EBADF,
 	       "copying from a write-only file fails with -EBADF");
 	is_int(read_errno, EBADF, "as a read error (EBADF)");
 	tap_ok(has_pattern(out, 0, 0, 0), "the destination stays empty");
@@ -487,7 +607,7 @@ static void test_content_equal__errors(void)
 
 int main(void)
 {
-	if (!top_plan(top_make("copy"), 84))
+	if (!top_plan(top_make("copy"), 106))
 		return 1;
 	test_copy__from_pipe();
 	test_copy__from_regular_file();
@@ -496,6 +616,10 @@ int main(void)
 	test_copy__into_append_file();
 	test_copy__pipe_into_append_file();
 	test_copy__into_pipe();
+	test_copy_flush__from_regular_file();
+	test_copy_flush__from_pipe();
+	test_copy_flush__from_socket();
+	test_copy_flush__where_it_cannot();
 	test_copy__empty_sources();
 	test_copy__null_out_params();
 	test_copy__write_error_is_not_a_read_error();
