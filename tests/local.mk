@@ -21,6 +21,8 @@ AM_TESTS_ENVIRONMENT = \
 # ---- library unit tests: tests/unit/<concern>.c pairs with src/lib/<concern>.c
 UNIT_TESTS = \
 	tests/unit/copy \
+	tests/unit/fflags \
+	tests/unit/kflags \
 	tests/unit/mount \
 	tests/unit/path \
 	tests/unit/preserve \
@@ -32,6 +34,10 @@ check_PROGRAMS += $(UNIT_TESTS)
 UNIT_LDADD = src/lib/libfattrs.la $(ATTR_LIBS)
 tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_copy_LDADD = $(UNIT_LDADD)
+tests_unit_fflags_SOURCES = tests/unit/fflags.c tests/unit/tap.h tests/unit/fixture.h
+tests_unit_fflags_LDADD = $(UNIT_LDADD)
+tests_unit_kflags_SOURCES = tests/unit/kflags.c tests/unit/tap.h tests/unit/fixture.h
+tests_unit_kflags_LDADD = $(UNIT_LDADD)
 tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_mount_LDADD = $(UNIT_LDADD)
 tests_unit_path_SOURCES = tests/unit/path.c tests/unit/tap.h tests/unit/fixture.h
@@ -47,7 +53,8 @@ tests_unit_random_LDADD = $(UNIT_LDADD)
 tests_unit_tmpfile_SOURCES = tests/unit/tmpfile.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_tmpfile_LDADD = $(UNIT_LDADD)
 
-# ---- program tests: tests/<tool>/*.bats pairs with src/<tool>.c
+# ---- program tests: tests/<tool>/*.bats pairs with src/<tool>.c; tests/lib/<concern>.bats
+# runs tests/unit/<concern> on each real filesystem (mounted in a private namespace)
 BATS_TESTS = \
 	tests/tmpcreate/mktemp-compat.bats \
 	tests/tmpcreate/filesystems.bats \
@@ -55,6 +62,8 @@ BATS_TESTS = \
 	tests/tmpcreate/errors.bats \
 	tests/tmpcreate/output.bats \
 	tests/tmpcreate/scratch.bats \
+	tests/lib/kflags.bats \
+	tests/lib/fflags.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats
 

@@ -418,4 +418,8 @@ struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m);
  */
 int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret);
 
+/* The attribute flags: the kernel's own (kflags.h) and the four of fattrs(7) (fflags.h). */
+#include "kflags.h"
+#include "fflags.h"
+
 #endif /* FATTRS_H */

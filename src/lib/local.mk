@@ -5,7 +5,11 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/fattrs.h \
 	%D%/internal.h \
 	%D%/compat/linux.h \
+	%D%/kflags.h \
+	%D%/fflags.h \
 	%D%/copy.c \
+	%D%/fflags.c \
+	%D%/kflags.c \
 	%D%/mount.c \
 	%D%/path.c \
 	%D%/preserve.c \

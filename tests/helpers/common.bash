@@ -35,6 +35,13 @@ require_nonroot() {
 	[[ $EUID -ne 0 ]] || skip "needs a non-root user${1:+ to $1} (root bypasses permissions)"
 }
 
+# PROGRAM [WHY]: skip under --enable-sanitizers (PROGRAM linked with
+# libasan), for WHY (default: valgrind cannot run such programs).
+require_no_sanitizer() {
+	! ldd "$1" 2>/dev/null | grep -q libasan ||
+		skip "built with --enable-sanitizers: ${2:-valgrind cannot run programs built with AddressSanitizer}"
+}
+
 require_cmd() {
 	local c
 	for c in "$@"; do

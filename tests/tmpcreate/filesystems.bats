@@ -234,8 +234,7 @@ tmpfile_dir() {
 	local trace=$BATS_TEST_TMPDIR/trace path
 	require_root "to hide /proc in a private mount namespace"
 	fault_require
-	! ldd "$(command -v tmpcreate)" 2>/dev/null | grep -q libasan ||
-		skip "AddressSanitizer itself needs /proc"
+	require_no_sanitizer "$(command -v tmpcreate)" "AddressSanitizer itself needs /proc"
 	tmpfile_dir
 	# AT_EMPTY_PATH refused (as before Linux 6.10 without the capability),
 	# and /proc really absent: an empty tmpfs over it in a private namespace.

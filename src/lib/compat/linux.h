@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <linux/fs.h>	/* FS_IOC_*, FS_XFLAG_*, FS_*_FL: backfilled below */
 
 /* ---- include/uapi/linux/fcntl.h ---- */
 #ifndef O_TMPFILE
@@ -101,6 +102,40 @@ struct fattrs_statx_buf {
 };
 
 _Static_assert(sizeof(struct fattrs_statx_buf) == 256, "struct statx is 256 bytes");
+
+/* ---- include/uapi/linux/stat.h: stx_attributes ---- */
+#ifndef STATX_ATTR_VERITY
+# define STATX_ATTR_VERITY 0x00100000		/* Linux 5.5 */
+#endif
+#ifndef STATX_ATTR_DAX
+# define STATX_ATTR_DAX 0x00200000		/* Linux 5.8 */
+#endif
+
+/* ---- include/uapi/linux/fs.h ---- */
+#ifndef FS_XFLAG_VERITY
+# define FS_XFLAG_VERITY 0x00020000		/* Linux 7.0, read-only */
+#endif
+#ifndef FS_XFLAG_CASEFOLD
+# define FS_XFLAG_CASEFOLD 0x00040000		/* Linux 7.2, read-only */
+#endif
+#ifndef FS_XFLAG_CASENONPRESERVING
+# define FS_XFLAG_CASENONPRESERVING 0x00080000	/* Linux 7.2, read-only */
+#endif
+
+/*
+ * struct file_attr of file_getattr(2)/file_setattr(2), Linux 6.17
+ * (FILE_ATTR_SIZE_VER0).  The kernel zero-fills a larger buffer and
+ * rejects a smaller one, so this size is the one to pass.
+ */
+struct fattrs_file_attr {
+	uint64_t fa_xflags;	/* FS_XFLAG_* */
+	uint32_t fa_extsize;
+	uint32_t fa_nextents;	/* get only */
+	uint32_t fa_projid;
+	uint32_t fa_cowextsize;
+};
+
+_Static_assert(sizeof(struct fattrs_file_attr) == 24, "struct file_attr is 24 bytes");
 
 /* ---- arch/x86/entry/syscalls, include/uapi/asm-generic/unistd.h ---- */
 #ifndef __NR_file_getattr

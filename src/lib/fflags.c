@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The four fattrs(7) flags: the table, and reading and writing them in the
+ * reserved xattr namespace "user.fattr.", in a native Windows attribute
+ * word (ntfs-3g/ntfs3 system.ntfs_attrib, the SMB client's
+ * user.cifs.dosattrib) and, when the headers ever have them, STATX_ATTR_*
+ * bits.  DESIGN §2 is the contract; KERNEL.md §4-5 the traps.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>		/* XATTR_LIST_MAX, XATTR_SIZE_MAX (from linux/limits.h) */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/*
+ * Private constants (not in compat/linux.h: they are filesystem magic and
+ * Windows ABI, not uapi).
+ */
+#define WINATTR_NORMAL 0x00000080U	/* alone means "no other bit"; 0 means "no change" to SMB */
+#define CIFS_SUPER_MAGIC 0xFF534D42	/* fs/smb/client/cifsglob.h */
+#define SMB2_SUPER_MAGIC 0xFE534D42	/* fs/smb/client/cifsglob.h */
+
+/*
+ * The STATX_ATTR_* hook: no kernel defines these yet (KERNEL.md §1.6).  When
+ * the build headers ever do, the table picks them up.
+ */
+#ifdef STATX_ATTR_OFFLINE
+# define FFLAG_STATX_OFFLINE STATX_ATTR_OFFLINE
+#else
+# define FFLAG_STATX_OFFLINE 0
+#endif
+#ifdef STATX_ATTR_PINNED
+# define FFLAG_STATX_PINNED STATX_ATTR_PINNED
+#else
+# define FFLAG_STATX_PINNED 0
+#endif
+#ifdef STATX_ATTR_INTEGRITY
+# define FFLAG_STATX_INTEGRITY STATX_ATTR_INTEGRITY
+#else
+# define FFLAG_STATX_INTEGRITY 0
+#endif
+#ifdef STATX_ATTR_NOSCRUB
+# define FFLAG_STATX_NOSCRUB STATX_ATTR_NOSCRUB
+#else
+# define FFLAG_STATX_NOSCRUB 0
+#endif
+
+/*
+ * A name list of this size holds a few dozen names (security.selinux, the
+ * two ACLs, the four flags and more), so most files cost one llistxattr(2);
+ * a longer list costs a size query and a retry.
+ */
+#define LIST_FAST 1024
+/*
+ * A value read into this many bytes is "1" or "0" or, if invalid, short
+ * enough to quote in a warning; a longer one is fetched in full.
+ */
+#define VALUE_FAST 64
+
+/* Display order: do not sort. */
+static const struct fattrs_fflag_info fflag_table[FATTRS_NFFLAGS] = {
+	[FATTRS_OFFLINE] = {
+		.name = "offline",
+		.xattr = FATTRS_FFLAG_PREFIX "offline",
+		.winattr = FATTRS_WINATTR_OFFLINE,
+		.statx = FFLAG_STATX_OFFLINE,
+		.opposite = FATTRS_PINNED,
+		.description = "the data lives elsewhere (in the cloud); reading it may be slow",
+	},
+	[FATTRS_PINNED] = {
+		.name = "pinned",
+		.xattr = FATTRS_FFLAG_PREFIX "pinned",
+		.winattr = FATTRS_WINATTR_PINNED,
+		.statx = FFLAG_STATX_PINNED,
+		.opposite = FATTRS_OFFLINE,
+		.description = "keep the data local: it must not be evicted to the cloud",
+	},
+	[FATTRS_INTEGRITY] = {
+		.name = "integrity",
+		.xattr = FATTRS_FFLAG_PREFIX "integrity",
+		.winattr = FATTRS_WINATTR_INTEGRITY_STREAM,
+		.statx = FFLAG_STATX_INTEGRITY,
+		.opposite = FATTRS_NOSCRUB,
+		.description = "ask for the strongest integrity protection of the data",
+	},
+	[FATTRS_NOSCRUB] = {
+		.name = "noscrub",
+		.xattr = FATTRS_FFLAG_PREFIX "noscrub",
+		.winattr = FATTRS_WINATTR_NO_SCRUB_DATA,
+		.statx = FFLAG_STATX_NOSCRUB,
+		.opposite = FATTRS_INTEGRITY,
+		.description = "scratch data: not worth scrubbing or protecting",
+	},
+};
+
+const struct fattrs_fflag_info *fattrs_fflag_info(enum fattrs_fflag f)
+{
+	if ((unsigned int)f >= FATTRS_NFFLAGS)
+		return NULL;
+	return &fflag_table[f];
+}
+
+int fattrs_fflag_find(const char *name)
+{
+	if (name == NULL)
+		return -1;
+	if (strncmp(name, FATTRS_FFLAG_PREFIX, strlen(FATTRS_FFLAG_PREFIX)) == 0)
+		name += strlen(FATTRS_FFLAG_PREFIX);
+	for (int i = 0; i < FATTRS_NFFLAGS; i++) {
+		if (strcmp(name, fflag_table[i].name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+enum fattrs_fstate fattrs_fflag_value(const void *v, size_t len)
+{
+	if (len != 1 || v == NULL)
+		return FATTRS_FINVALID;
+	if (*(const char *)v == FATTRS_FFLAG_VALUE_SET[0])
+		return FATTRS_FSET;
+	if (*(const char *)v == FATTRS_FFLAG_VALUE_CLEAR[0])
+		return FATTRS_FCLEAR;
+	return FATTRS_FINVALID;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static ssize_t xgetxattr(const char *path, bool nofollow, const char *name, void *buf, size_t size)
+{
+	return nofollow ? lgetxattr(path, name, buf, size) : getxattr(path, name, buf, size);
+}
+
+static int xsetxattr(const char *path, bool nofollow, const char *name, const void *buf, size_t size)
+{
+	return nofollow ? lsetxattr(path, name, buf, size, 0) : setxattr(path, name, buf, size, 0);
+}
+
+static int xremovexattr(const char *path, bool nofollow, const char *name)
+{
+	return nofollow ? lremovexattr(path, name) : removexattr(path, name);
+}
+
+static ssize_t xlistxattr(const char *path, bool nofollow, char *buf, size_t size)
+{
+	return nofollow ? llistxattr(path, buf, size) : listxattr(path, buf, size);
+}
+
+/* The kernel allows user.* xattrs only on these (fs/xattr.c xattr_permission()). */
+static bool type_can_carry(mode_t mode)
+{
+	return S_ISREG(mode) || S_ISDIR(mode);
+}
+
+static int file_mode(const char *path, bool nofollow, mode_t *ret)
+{
+	struct stat st;
+
+	if ((nofollow ? lstat(path, &st) : stat(path, &st)) < 0)
+		return negerrno();
+	*ret = st.st_mode;
+	return 0;
+}
+
+static const char *native_xattr(enum fattrs_native native)
+{
+	return native == FATTRS_NATIVE_CIFS ? FATTRS_CIFS_ATTRIB_XATTR : FATTRS_NTFS_ATTRIB_XATTR;
+}
+
+/*
+ * Read the native word: 4 bytes, host byte order.  The buffer is exactly 4
+ * bytes: ntfs-3g answers a smaller one with EIO, not ERANGE.
+ */
+static int native_read(const char *path, bool nofollow, enum fattrs_native native, uint32_t *ret)
+{
+	uint32_t w;
+	ssize_t n = xgetxattr(path, nofollow, native_xattr(native), &w, sizeof(w));
+
+	if (n < 0)
+		return negerrno();
+	if (n != (ssize_t)sizeof(w))
+		return -EIO;
+	*ret = w;
+	return 0;
+}
+
+/*
+ * Write the native word.  NORMAL only ever goes alone: SMB takes 0 as "no
+ * change", so an empty word is written as NORMAL, and NORMAL is dropped
+ * beside other bits (ntfs-3g reads an empty word back as NORMAL).
+ */
+static int native_write(const char *path, bool nofollow, enum fattrs_native native, uint32_t w)
+{
+	w &= ~WINATTR_NORMAL;
+	if (w == 0)
+		w = WINATTR_NORMAL;
+	if (xsetxattr(path, nofollow, native_xattr(native), &w, sizeof(w)) < 0)
+		return negerrno();
+	return 0;
+}
+
+/* An error that means "this file has no native word after all". */
+static bool no_native_word(int r)
+{
+	return r == -EOPNOTSUPP || r == -ENODATA;
+}
+
+/* ------------------------------------------------- filesystem capabilities */
+
+/* 1 if user.* xattrs work on @path, 0 if not, or -errno (-EACCES: cannot tell). */
+static int probe_user_xattr(const char *path, bool nofollow)
+{
+	if (xgetxattr(path, nofollow, fflag_table[FATTRS_OFFLINE].xattr, NULL, 0) >= 0 || errno == ENODATA)
+		return 1;
+	if (errno == EOPNOTSUPP)
+		return 0;
+	return negerrno();
+}
+
+int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret)
+{
+	struct fattrs_fcaps caps = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
+	const char *target = path;
+	char *real = NULL, *dir = NULL;
+	struct statfs sfs;
+	mode_t mode;
+	int r;
+
+	r = file_mode(path, nofollow, &mode);
+	if (r < 0)
+		return r;
+	if (!type_can_carry(mode)) {
+		/* A followed link: the target's directory, which may be elsewhere. */
+		if (!nofollow) {
+			real = realpath(path, NULL);
+			if (real == NULL) {
+				r = negerrno();
+				goto out;
+			}
+		}
+		dir = fattrs_path_dir(real != NULL ? real : path);
+		if (dir == NULL) {
+			r = -ENOMEM;
+			goto out;
+		}
+		/* The directory itself, whatever links lead to it. */
+		target = dir;
+		nofollow = false;
+	}
+
+	r = probe_user_xattr(target, nofollow);
+	/* A file's directory is on its mount; a directory's parent may not be. */
+	if ((r == -EACCES || r == -EPERM) && S_ISREG(mode)) {
+		dir = fattrs_path_dir(path);
+		if (dir == NULL) {
+			r = -ENOMEM;
+			goto out;
+		}
+		r = probe_user_xattr(dir, false);
+	}
+	if (r == -EACCES || r == -EPERM)
+		r = 1;	/* cannot tell: let the real operation say EACCES */
+	if (r < 0)
+		goto out;
+	caps.user_xattr = r == 1;
+
+	if (xgetxattr(target, nofollow, FATTRS_NTFS_ATTRIB_XATTR, NULL, 0) >= 0) {
+		caps.native = FATTRS_NATIVE_NTFS;
+	} else if (statfs(target, &sfs) == 0 &&
+		   ((uint32_t)sfs.f_type == CIFS_SUPER_MAGIC || (uint32_t)sfs.f_type == SMB2_SUPER_MAGIC) &&
+		   xgetxattr(target, nofollow, FATTRS_CIFS_ATTRIB_XATTR, NULL, 0) >= 0) {
+		caps.native = FATTRS_NATIVE_CIFS;
+	}
+	*ret = caps;
+	r = 0;
+out:
+	free(real);
+	free(dir);
+	return r;
+}
+
+/* ------------------------------------------------------------- reading */
+
+/*
+ * The names of @path's xattrs into @fast (@fast_size bytes) or, when they
+ * do not fit, into a buffer grown to fit (*@ret_heap, to free), again and
+ * again if the list keeps growing between the size query and the read.
+ * Returns: the list's length, or -errno.
+ */
+static ssize_t list_names(const char *path, bool nofollow, char *fast, size_t fast_size, char **ret_heap)
+{
+	char *buf = fast, *heap = NULL;
+	size_t size = fast_size;
+	ssize_t n;
+
+	for (;;) {
+		char *p;
+
+		n = xlistxattr(path, nofollow, buf, size);
+		if (n >= 0)
+			break;
+		if (errno != ERANGE)
+			goto fail;
+		/* The kernel never lists more than this: E2BIG, not ERANGE. */
+		if (size >= XATTR_LIST_MAX) {
+			errno = E2BIG;
+			goto fail;
+		}
+		n = xlistxattr(path, nofollow, NULL, 0);
+		if (n < 0)
+			goto fail;
+		/* Some room for names added meanwhile, and never less than before. */
+		size = (size_t)n + 256 > size * 2 ? (size_t)n + 256 : size * 2;
+		p = realloc(heap, size);
+		if (p == NULL) {
+			errno = ENOMEM;
+			goto fail;
+		}
+		buf = heap = p;
+	}
+	*ret_heap = heap;
+	return n;
+fail:
+	n = negerrno();
+	free(heap);
+	return n;
+}
+
+/*
+ * The value of xattr @name, for a flag: its state, and a malloc()ed copy
+ * in *@ret_bad (NUL-terminated; length *@ret_bad_len) when invalid.
+ * A name that vanished since it was listed reads clear.
+ */
+static int read_value(const char *path, bool nofollow, const char *name, enum fattrs_fstate *ret_state,
+		      char **ret_bad, size_t *ret_bad_len)
+{
+	char fast[VALUE_FAST];
+	char *buf = fast, *heap = NULL;
+	size_t size = sizeof(fast);
+	ssize_t n;
+	int r = 0;
+
+	for (;;) {
+		n = xgetxattr(path, nofollow, name, buf, size);
+		if (n >= 0)
+			break;
+		if (errno == ENODATA) {
+			*ret_state = FATTRS_FCLEAR;
+			goto out;
+		}
+		if (errno != ERANGE) {
+			r = negerrno();
+			goto out;
+		}
+		if (size > XATTR_SIZE_MAX) {
+			r = -E2BIG;
+			goto out;
+		}
+		/* Invalid for sure; fetched in full only to be quoted. */
+		n = xgetxattr(path, nofollow, name, NULL, 0);
+		if (n < 0) {
+			if (errno == ENODATA)
+				*ret_state = FATTRS_FCLEAR;
+			else
+				r = negerrno();
+			goto out;
+		}
+		size = (size_t)n + 1 > size * 2 ? (size_t)n + 1 : size * 2;
+		free(heap);
+		buf = heap = malloc(size);
+		if (heap == NULL) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	*ret_state = fattrs_fflag_value(buf, (size_t)n);
+	if (*ret_state == FATTRS_FINVALID) {
+		char *bad = malloc((size_t)n + 1);
+
+		if (bad == NULL) {
+			r = -ENOMEM;
+			goto out;
+		}
+		memcpy(bad, buf, (size_t)n);
+		bad[n] = '\0';
+		*ret_bad = bad;
+		*ret_bad_len = (size_t)n;
+	}
+out:
+	free(heap);
+	return r;
+}
+
+/*
+ * Walk the name list: read each of the four flags' values, and copy the
+ * other names under the prefix into one allocation (the pointer array,
+ * then the strings).
+ */
+static int scan_names(const char *path, bool nofollow, const char *list, size_t len, struct fattrs_fflags *f)
+{
+	const size_t plen = strlen(FATTRS_FFLAG_PREFIX);
+	size_t n_unknown = 0, bytes = 0;
+	enum fattrs_fstate st;
+	char **arr, *s;
+	int r;
+
+	for (size_t i = 0; i < len; i += strnlen(list + i, len - i) + 1) {
+		const char *name = list + i;
+		int flag;
+
+		if (strncmp(name, FATTRS_FFLAG_PREFIX, plen) != 0)
+			continue;
+		flag = fattrs_fflag_find(name);
+		if (flag < 0 || strcmp(name, fflag_table[flag].xattr) != 0) {
+			n_unknown++;
+			bytes += strnlen(name, len - i) + 1;
+			continue;
+		}
+		r = read_value(path, nofollow, name, &st, &f->invalid[flag], &f->invalid_len[flag]);
+		if (r < 0)
+			return r;
+		if (st == FATTRS_FSET)
+			f->source[flag] |= FATTRS_FSRC_XATTR;
+	}
+	if (n_unknown == 0)
+		return 0;
+
+	arr = malloc(n_unknown * sizeof(*arr) + bytes);
+	if (arr == NULL)
+		return -ENOMEM;
+	s = (char *)(arr + n_unknown);
+	f->unknown = arr;
+	for (size_t i = 0; i < len; i += strnlen(list + i, len - i) + 1) {
+		const char *name = list + i;
+		int flag;
+		size_t l;
+
+		if (strncmp(name, FATTRS_FFLAG_PREFIX, plen) != 0)
+			continue;
+		flag = fattrs_fflag_find(name);
+		if (flag >= 0 && strcmp(name, fflag_table[flag].xattr) == 0)
+			continue;
+		/* The list might have no final NUL: copy, then terminate. */
+		l = strnlen(name, len - i);
+		memcpy(s, name, l);
+		s[l] = '\0';
+		arr[f->n_unknown++] = s;
+		s += l + 1;
+	}
+	return 0;
+}
+
+int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct fattrs_fcaps *caps,
+		      const struct fattrs_statx_buf *stx, struct fattrs_fflags *ret)
+{
+	struct fattrs_fflags f = { .unknown = NULL, .n_unknown = 0 };
+	struct fattrs_fcaps probed;
+	unsigned int by_statx = 0;	/* flags whose state statx gave */
+	char fast[LIST_FAST];
+	char *heap = NULL;
+	int r;
+
+	if (caps == NULL) {
+		r = fattrs_fcaps_probe(path, nofollow, &probed);
+		if (r < 0)
+			return r;
+		caps = &probed;
+	}
+	if (mode == 0) {
+		r = file_mode(path, nofollow, &mode);
+		if (r < 0)
+			return r;
+	}
+
+	/* The STATX_ATTR_* hook: compiled to nothing while no bit exists. */
+	for (int i = 0; i < FATTRS_NFFLAGS; i++) {
+		uint64_t bit = fflag_table[i].statx;
+
+		if (stx == NULL || bit == 0 || (stx->stx_attributes_mask & bit) == 0)
+			continue;
+		by_statx |= 1U << i;
+		if (stx->stx_attributes & bit)
+			f.source[i] |= FATTRS_FSRC_STATX;
+	}
+
+	if (!type_can_carry(mode) || (!caps->user_xattr && caps->native == FATTRS_NATIVE_NONE)) {
+		for (int i = 0; i < FATTRS_NFFLAGS; i++) {
+			if (by_statx & (1U << i))
+				f.state[i] = f.source[i] != 0 ? FATTRS_FSET : FATTRS_FCLEAR;
+			else
+				f.state[i] = FATTRS_FUNSUPPORTED;
+		}
+		*ret = f;
+		return 0;
+	}
+
+	if (caps->user_xattr) {
+		ssize_t len = list_names(path, nofollow, fast, sizeof(fast), &heap);
+
+		if (len < 0) {
+			r = (int)len;
+			goto fail;
+		}
+		r = scan_names(path, nofollow, heap != NULL ? heap : fast, (size_t)len, &f);
+		if (r < 0)
+			goto fail;
+	}
+	if (caps->native != FATTRS_NATIVE_NONE) {
+		uint32_t w = 0;
+
+		r = native_read(path, nofollow, caps->native, &w);
+		if (r < 0 && !no_native_word(r))
+			goto fail;
+		for (int i = 0; r == 0 && i < FATTRS_NFFLAGS; i++) {
+			if (w & fflag_table[i].winattr)
+				f.source[i] |= FATTRS_FSRC_NATIVE;
+		}
+	}
+
+	for (int i = 0; i < FATTRS_NFFLAGS; i++) {
+		if (f.source[i] != 0)
+			f.state[i] = FATTRS_FSET;
+		else if (f.invalid[i] != NULL)
+			f.state[i] = FATTRS_FINVALID;
+		else
+			f.state[i] = FATTRS_FCLEAR;
+	}
+	free(heap);
+	*ret = f;
+	return 0;
+fail:
+	free(heap);
+	fattrs_fflags_release(&f);
+	return r;
+}
+
+void fattrs_fflags_release(struct fattrs_fflags *f)
+{
+	if (f == NULL)
+		return;
+	for (int i = 0; i < FATTRS_NFFLAGS; i++) {
+		free(f->invalid[i]);
+		f->invalid[i] = NULL;
+		f->invalid_len[i] = 0;
+	}
+	/* The names live in the same allocation as the array. */
+	free(f->unknown);
+	f->unknown = NULL;
+	f->n_unknown = 0;
+}
+
+/* ------------------------------------------------------------- writing */
+
+/*
+ * Whether the opposite flag's xattr says it may be set: -EEXIST when it is
+ * set or invalid (never guessed clear), 0 when absent or "0", or -errno.
+ */
+static int opposite_check(const char *path, bool nofollow, enum fattrs_fflag opp)
+{
+	char v[2];	/* "1" fits; ERANGE means something longer: invalid */
+	ssize_t n = xgetxattr(path, nofollow, fflag_table[opp].xattr, v, sizeof(v));
+
+	if (n < 0) {
+		if (errno == ENODATA || errno == EOPNOTSUPP)
+			return 0;
+		if (errno == ERANGE)
+			return -EEXIST;
+		return negerrno();
+	}
+	return fattrs_fflag_value(v, (size_t)n) == FATTRS_FCLEAR ? 0 : -EEXIST;
+}
+
+static int xattr_set(const char *path, bool nofollow, enum fattrs_fflag flag)
+{
+	if (xsetxattr(path, nofollow, fflag_table[flag].xattr, FATTRS_FFLAG_VALUE_SET,
+		      strlen(FATTRS_FFLAG_VALUE_SET)) < 0)
+		return negerrno();
+	return 0;
+}
+
+/* Remove the flag's xattr: 1 if it was there, 0 if not, or -errno. */
+static int xattr_clear(const char *path, bool nofollow, enum fattrs_fflag flag)
+{
+	if (xremovexattr(path, nofollow, fflag_table[flag].xattr) == 0)
+		return 1;
+	if (errno == ENODATA)
+		return 0;
+	return negerrno();
+}
+
+/*
+ * Set with a native word: write the bit, read it back, and fall back to the
+ * xattr when the filesystem dropped it (or refuses the word as invalid).
+ */
+static int native_set(const char *path, bool nofollow, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+		      unsigned int flags, unsigned int *where)
+{
+	const struct fattrs_fflag_info *fi = &fflag_table[flag];
+	uint32_t w, back;
+	int r;
+
+	r = native_read(path, nofollow, caps->native, &w);
+	if (r < 0 && !no_native_word(r))
+		return r;
+	if (r == 0 && !(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && (w & fflag_table[fi->opposite].winattr))
+		return -EEXIST;
+	if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && caps->user_xattr) {
+		int c = opposite_check(path, nofollow, fi->opposite);
+
+		if (c < 0)
+			return c;
+	}
+	if (r == 0) {
+		if (w & fi->winattr) {
+			*where = FATTRS_FSRC_NATIVE;
+			return 0;
+		}
+		r = native_write(path, nofollow, caps->native, w | fi->winattr);
+		if (r == 0) {
+			r = native_read(path, nofollow, caps->native, &back);
+			if (r < 0)
+				return r;
+			if (back & fi->winattr) {
+				*where = FATTRS_FSRC_NATIVE;
+				return 0;
+			}
+		} else if (r != -EINVAL && r != -EOPNOTSUPP && r != -ERANGE) {
+			return r;
+		}
+	}
+	/* Dropped: the reserved namespace keeps it. */
+	if (!caps->user_xattr)
+		return -EOPNOTSUPP;
+	r = xattr_set(path, nofollow, flag);
+	if (r < 0)
+		return r;
+	*where = FATTRS_FSRC_XATTR;
+	return 0;
+}
+
+/* Clear with a native word: the xattr and the bit, each where present. */
+static int native_clear(const char *path, bool nofollow, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+			unsigned int *where)
+{
+	uint32_t bit = fflag_table[flag].winattr, w;
+	int r;
+
+	if (caps->user_xattr) {
+		r = xattr_clear(path, nofollow, flag);
+		if (r < 0)
+			return r;
+		if (r == 1)
+			*where |= FATTRS_FSRC_XATTR;
+	}
+	r = native_read(path, nofollow, caps->native, &w);
+	if (no_native_word(r) || (r == 0 && !(w & bit)))
+		return 0;
+	if (r < 0)
+		return r;
+	r = native_write(path, nofollow, caps->native, w & ~bit);
+	if (r == 0)
+		r = native_read(path, nofollow, caps->native, &w);
+	if (r < 0)
+		return r;
+	/* Success, yet the bit is still there: the filesystem kept it. */
+	if (w & bit)
+		return -EIO;
+	*where |= FATTRS_FSRC_NATIVE;
+	return 0;
+}
+
+int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fcaps *caps,
+		     enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *ret_where)
+{
+	struct fattrs_fcaps probed;
+	unsigned int where = 0;
+	int r;
+
+	if (fattrs_fflag_info(flag) == NULL)
+		return -EINVAL;
+	if (caps == NULL) {
+		r = fattrs_fcaps_probe(path, nofollow, &probed);
+		if (r < 0)
+			return r;
+		caps = &probed;
+	}
+	/*
+	 * Without a native word the type need not be known: the kernel
+	 * answers a user.* set or remove on other files with EPERM.  A native
+	 * word is no user.* xattr, so there the type is checked first.
+	 */
+	if (mode == 0 && (caps->native != FATTRS_NATIVE_NONE || !caps->user_xattr)) {
+		r = file_mode(path, nofollow, &mode);
+		if (r < 0)
+			return r;
+	}
+	if (mode != 0 && !type_can_carry(mode))
+		return -EPERM;
+	if (!caps->user_xattr && caps->native == FATTRS_NATIVE_NONE)
+		return -EOPNOTSUPP;
+
+	if (caps->native != FATTRS_NATIVE_NONE) {
+		r = on ? native_set(path, nofollow, caps, flag, flags, &where)
+		       : native_clear(path, nofollow, caps, flag, &where);
+	} else if (on) {
+		r = 0;
+		if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK))
+			r = opposite_check(path, nofollow, fflag_table[flag].opposite);
+		if (r == 0)
+			r = xattr_set(path, nofollow, flag);
+		where = FATTRS_FSRC_XATTR;
+	} else {
+		r = xattr_clear(path, nofollow, flag);
+		where = r == 1 ? FATTRS_FSRC_XATTR : 0;
+		r = r < 0 ? r : 0;
+	}
+	if (r < 0)
+		return r;
+	if (ret_where != NULL)
+		*ret_where = where;
+	return 0;
+}

@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel-native file attribute flags: the one table (word, chattr letter,
+ * FS_XFLAG_* bit, FS_*_FL bit, STATX_ATTR_* bit), and reading and changing
+ * them through file_getattr(2)/file_setattr(2) (Linux 6.17, by path, no
+ * open), else FS_IOC_FSGETXATTR/FSSETXATTR, and FS_IOC_GETFLAGS/SETFLAGS
+ * for the flags only that word has.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/*
+ * The table.  Display order, do not sort: what chattr users set most,
+ * then the rest of chattr's settable letters, then what lsattr only
+ * reports, then the flags only xfs has (no letters).  Every consumer
+ * (parsing, --list, xstat, completions, man page checks) derives from it.
+ */
+static const struct fattrs_kflag kflags[] = {
+	{ .name = "immutable", .letter = 'i', .xflag = FS_XFLAG_IMMUTABLE,
+	  .iflag = FS_IMMUTABLE_FL, .statx_attr = STATX_ATTR_IMMUTABLE,
+	  .description = "file cannot be modified, deleted, renamed or linked" },
+	{ .name = "append", .letter = 'a', .xflag = FS_XFLAG_APPEND,
+	  .iflag = FS_APPEND_FL, .statx_attr = STATX_ATTR_APPEND,
+	  .description = "file can only be opened for appending" },
+	{ .name = "nodump", .letter = 'd', .xflag = FS_XFLAG_NODUMP,
+	  .iflag = FS_NODUMP_FL, .statx_attr = STATX_ATTR_NODUMP,
+	  .description = "file is skipped by dump(8) backups" },
+	{ .name = "noatime", .letter = 'A', .xflag = FS_XFLAG_NOATIME,
+	  .iflag = FS_NOATIME_FL,
+	  .description = "access time is not updated" },
+	{ .name = "sync", .letter = 'S', .xflag = FS_XFLAG_SYNC,
+	  .iflag = FS_SYNC_FL,
+	  .description = "changes are written to disk synchronously" },
+	{ .name = "dirsync", .letter = 'D', .iflag = FS_DIRSYNC_FL,
+	  .description = "directory changes are written to disk synchronously" },
+	{ .name = "nocow", .letter = 'C', .iflag = FS_NOCOW_FL,
+	  .description = "no copy-on-write (set on empty files or directories)" },
+	{ .name = "compress", .letter = 'c', .iflag = FS_COMPR_FL,
+	  .statx_attr = STATX_ATTR_COMPRESSED,
+	  .description = "file is compressed by the filesystem" },
+	{ .name = "nocompress", .letter = 'm', .iflag = FS_NOCOMP_FL,
+	  .description = "file is never compressed" },
+	{ .name = "projinherit", .letter = 'P', .xflag = FS_XFLAG_PROJINHERIT,
+	  .iflag = FS_PROJINHERIT_FL,
+	  .description = "new entries inherit the directory's project id" },
+	/* STATX_ATTR_DAX is the state in effect, which this flag asks for. */
+	{ .name = "dax", .letter = 'x', .xflag = FS_XFLAG_DAX,
+	  .iflag = FS_DAX_FL, .statx_attr = STATX_ATTR_DAX,
+	  .description = "file is accessed directly, bypassing the page cache" },
+	{ .name = "secrm", .letter = 's', .iflag = FS_SECRM_FL,
+	  .description = "blocks are to be zeroed on deletion (not implemented)" },
+	{ .name = "undelete", .letter = 'u', .iflag = FS_UNRM_FL,
+	  .description = "contents are to be kept for undeletion (not implemented)" },
+	{ .name = "journal", .letter = 'j', .iflag = FS_JOURNAL_DATA_FL,
+	  .description = "data is written through the journal" },
+	{ .name = "notail", .letter = 't', .iflag = FS_NOTAIL_FL,
+	  .description = "tail is not merged with other files' tails" },
+	{ .name = "topdir", .letter = 'T', .iflag = FS_TOPDIR_FL,
+	  .description = "directory is the top of a hierarchy for the allocator" },
+	{ .name = "extents", .letter = 'e', .iflag = FS_EXTENT_FL, .readonly = true,
+	  .description = "file is mapped with extents" },
+	{ .name = "index", .letter = 'I', .iflag = FS_INDEX_FL, .readonly = true,
+	  .description = "directory is indexed by hashed trees" },
+	{ .name = "encrypted", .letter = 'E', .iflag = FS_ENCRYPT_FL,
+	  .statx_attr = STATX_ATTR_ENCRYPTED, .readonly = true,
+	  .description = "file is encrypted by the filesystem" },
+	{ .name = "verity", .letter = 'V', .xflag = FS_XFLAG_VERITY,
+	  .iflag = FS_VERITY_FL, .statx_attr = STATX_ATTR_VERITY, .readonly = true,
+	  .description = "file is protected by fs-verity" },
+	{ .name = "casefold", .letter = 'F', .xflag = FS_XFLAG_CASEFOLD,
+	  .iflag = FS_CASEFOLD_FL, .readonly = true,
+	  .description = "names in the directory are looked up case-insensitively" },
+	{ .name = "inline-data", .letter = 'N', .iflag = FS_INLINE_DATA_FL, .readonly = true,
+	  .description = "data is stored in the inode" },
+	{ .name = "realtime", .xflag = FS_XFLAG_REALTIME,
+	  .description = "data is on the realtime device" },
+	{ .name = "rtinherit", .xflag = FS_XFLAG_RTINHERIT,
+	  .description = "new files in the directory get realtime" },
+	{ .name = "nosymlinks", .xflag = FS_XFLAG_NOSYMLINKS,
+	  .description = "no symbolic links can be made in the directory" },
+	{ .name = "extsize", .xflag = FS_XFLAG_EXTSIZE,
+	  .description = "file has an extent size hint" },
+	{ .name = "extszinherit", .xflag = FS_XFLAG_EXTSZINHERIT,
+	  .description = "new files in the directory get its extent size hint" },
+	{ .name = "nodefrag", .xflag = FS_XFLAG_NODEFRAG,
+	  .description = "file is skipped by the defragmenter" },
+	{ .name = "filestream", .xflag = FS_XFLAG_FILESTREAM,
+	  .description = "directory uses the filestream allocator" },
+	{ .name = "cowextsize", .xflag = FS_XFLAG_COWEXTSIZE,
+	  .description = "file has a copy-on-write extent size hint" },
+	{ .name = "prealloc", .xflag = FS_XFLAG_PREALLOC, .readonly = true,
+	  .description = "file has preallocated extents" },
+	{ .name = "casenonpreserving", .xflag = FS_XFLAG_CASENONPRESERVING, .readonly = true,
+	  .description = "directory does not keep the case of names" },
+	{ .name = "hasattr", .xflag = FS_XFLAG_HASATTR, .readonly = true,
+	  .description = "file has extended attributes" },
+};
+
+#define N_KFLAGS (sizeof(kflags) / sizeof(kflags[0]))
+
+#define AT_ALLOWED (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)
+#define WANT_ALL (FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS)
+
+/*
+ * Set when file_getattr(2) answered ENOSYS (or a test asked): from then
+ * on the process uses the ioctls.  A race between threads only costs one
+ * more ENOSYS.
+ */
+static bool no_file_attr;
+
+const struct fattrs_kflag *fattrs_kflags_table(size_t *ret_n)
+{
+	*ret_n = N_KFLAGS;
+	return kflags;
+}
+
+const struct fattrs_kflag *fattrs_kflag_find(const char *word)
+{
+	bool letter = word[0] != '\0' && word[1] == '\0';
+
+	for (size_t i = 0; i < N_KFLAGS; i++) {
+		if (letter ? kflags[i].letter == word[0] : strcmp(kflags[i].name, word) == 0)
+			return &kflags[i];
+	}
+	return NULL;
+}
+
+void fattrs_kattr_force_ioctl(bool on)
+{
+	no_file_attr = on;
+}
+
+int fattrs_kattr_test(const struct fattrs_kattr *a, const struct fattrs_kflag *f)
+{
+	/*
+	 * The iflags word first: verity and casefold have xflags only since
+	 * 7.0 and 7.2, and an older kernel leaves those bits clear.
+	 */
+	if (f->iflag != 0 && (a->have & FATTRS_KATTR_IFLAGS))
+		return (a->iflags & f->iflag) != 0;
+	if (f->xflag != 0 && (a->have & FATTRS_KATTR_XFLAGS))
+		return (a->xflags & f->xflag) != 0;
+	return -ENODATA;
+}
+
+int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on)
+{
+	bool x = f->xflag != 0;
+	uint32_t *set = x ? &c->xset : &c->iset;
+	uint32_t *clear = x ? &c->xclear : &c->iclear;
+	uint32_t bit = x ? f->xflag : f->iflag;
+
+	if (f->readonly)
+		return -EINVAL;
+	*(on ? set : clear) |= bit;
+	*(on ? clear : set) &= ~bit;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the file */
+
+/* The file a call is about, and the descriptor the ioctls need, made once. */
+struct target {
+	int dirfd;
+	const char *path;
+	unsigned at_flags;
+	mode_t mode;	/* 0 until known */
+	int fd;		/* -1 until opened */
+};
+
+static struct target target_init(int dirfd, const char *path, unsigned at_flags, mode_t mode)
+{
+	return (struct target){ .dirfd = dirfd, .path = path != NULL ? path : "",
+				.at_flags = at_flags,
+				.mode = (mode & S_IFMT) != 0 ? mode : 0, .fd = -1 };
+}
+
+static bool target_is_dirfd(const struct target *t)
+{
+	return (t->at_flags & AT_EMPTY_PATH) && t->path[0] == '\0';
+}
+
+static void target_release(struct target *t)
+{
+	if (t->fd >= 0 && !target_is_dirfd(t))
+		(void)close(t->fd);
+	t->fd = -1;
+}
+
+/*
+ * A descriptor of the file for the ioctls: opened only if it is a regular
+ * file or a directory (a device's open or ioctl can have side effects, a
+ * fifo's open blocks), read-only, non-blocking.  -EOPNOTSUPP for anything
+ * else, symlinks under AT_SYMLINK_NOFOLLOW included.
+ */
+static int target_fd(struct target *t)
+{
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+
+	if (t->fd >= 0)
+		return t->fd;
+	if (t->mode == 0) {
+		struct stat st;
+
+		if (fstatat(t->dirfd, t->path, &st, (int)t->at_flags) < 0)
+			return negerrno();
+		t->mode = st.st_mode;
+	}
+	if (!S_ISREG(t->mode) && !S_ISDIR(t->mode))
+		return -EOPNOTSUPP;
+	if (target_is_dirfd(t)) {
+		t->fd = t->dirfd;
+		return t->fd;
+	}
+	if (t->at_flags & AT_SYMLINK_NOFOLLOW)
+		flags |= O_NOFOLLOW;
+	if (S_ISDIR(t->mode))
+		flags |= O_DIRECTORY;
+	t->fd = openat(t->dirfd, t->path, flags);
+	return t->fd >= 0 ? t->fd : negerrno();
+}
+
+/*
+ * errno of a flags call as the return value: the answers that mean "no
+ * flags here" become -EOPNOTSUPP.  ENOTTY comes from the ioctls on
+ * filesystems without fileattr operations (and leaked from 6.17's system
+ * calls); EINVAL on a read comes from FUSE servers (ntfs-3g) that do not
+ * know the ioctls.  EINVAL on a write is the filesystem's own refusal.
+ */
+static int flags_errno(bool reading)
+{
+	if (errno == EOPNOTSUPP || errno == ENOTTY || (reading && errno == EINVAL))
+		return -EOPNOTSUPP;
+	return negerrno();
+}
+
+/* -------------------------------------------------------------- xflags */
+
+static long sys_file_getattr(const struct target *t, struct fattrs_file_attr *fa)
+{
+	return syscall(__NR_file_getattr, t->dirfd, t->path, fa, sizeof(*fa), t->at_flags);
+}
+
+static long sys_file_setattr(const struct target *t, struct fattrs_file_attr *fa)
+{
+	return syscall(__NR_file_setattr, t->dirfd, t->path, fa, sizeof(*fa), t->at_flags);
+}
+
+/*
+ * The xflags group as it was read: through file_getattr(2) into @fa, or
+ * through FS_IOC_FSGETXATTR into @fsx (kept whole, padding included, to
+ * be written back as it came).
+ */
+struct xword {
+	unsigned via;
+	struct fattrs_file_attr fa;
+	struct fsxattr fsx;
+};
+
+static uint32_t xword_flags(const struct xword *w)
+{
+	return w->via == FATTRS_KVIA_FILE_GETATTR ? (uint32_t)w->fa.fa_xflags : w->fsx.fsx_xflags;
+}
+
+static int xflags_read(struct target *t, struct xword *w)
+{
+	int fd;
+
+	if (!no_file_attr) {
+		w->fa = (struct fattrs_file_attr){ .fa_xflags = 0 };
+		if (sys_file_getattr(t, &w->fa) == 0) {
+			w->via = FATTRS_KVIA_FILE_GETATTR;
+			return 0;
+		}
+		if (errno != ENOSYS)
+			return flags_errno(true);
+		no_file_attr = true;
+	}
+	fd = target_fd(t);
+	if (fd < 0)
+		return fd;
+	w->fsx = (struct fsxattr){ .fsx_xflags = 0 };
+	if (ioctl(fd, FS_IOC_FSGETXATTR, &w->fsx) < 0)
+		return flags_errno(true);
+	w->via = FATTRS_KVIA_IOCTL;
+	return 0;
+}
+
+/* Write @w back the way it was read, with @xflags, every other field as it was. */
+static int xflags_write(struct target *t, struct xword *w, uint32_t xflags)
+{
+	if (w->via == FATTRS_KVIA_FILE_GETATTR) {
+		w->fa.fa_xflags = xflags;
+		w->fa.fa_nextents = 0;	/* read-only; the kernel ignores it */
+		return sys_file_setattr(t, &w->fa) == 0 ? 0 : flags_errno(false);
+	}
+	/* t->fd is open: the read used it. */
+	w->fsx.fsx_xflags = xflags;
+	return ioctl(t->fd, FS_IOC_FSSETXATTR, &w->fsx) == 0 ? 0 : flags_errno(false);
+}
+
+/* -------------------------------------------------------------- iflags */
+
+static int iflags_read(struct target *t, uint32_t *ret)
+{
+	unsigned int v = 0;	/* the ioctl takes an int, not a long */
+	int fd = target_fd(t);
+
+	if (fd < 0)
+		return fd;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &v) < 0)
+		return flags_errno(true);
+	*ret = v;
+	return 0;
+}
+
+static int iflags_write(struct target *t, uint32_t flags)
+{
+	unsigned int v = flags;
+	int fd = target_fd(t);
+
+	if (fd < 0)
+		return fd;
+	return ioctl(fd, FS_IOC_SETFLAGS, &v) == 0 ? 0 : flags_errno(false);
+}
+
+/* ------------------------------------------------------------- reading */
+
+int fattrs_kattr_get(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+		     unsigned want, struct fattrs_kattr *ret)
+{
+	struct target t = target_init(dirfd, path, at_flags, mode);
+	struct fattrs_kattr a = { .have = 0, .via = FATTRS_KVIA_NONE };
+	int rx = 0, ri = 0;
+
+	if ((at_flags & ~AT_ALLOWED) != 0 || want == 0 || (want & ~WANT_ALL) != 0)
+		return -EINVAL;
+	if (want & FATTRS_KATTR_XFLAGS) {
+		struct xword w;
+
+		rx = xflags_read(&t, &w);
+		if (rx == 0 && w.via == FATTRS_KVIA_FILE_GETATTR) {
+			a.xflags = (uint32_t)w.fa.fa_xflags;
+			a.extsize = w.fa.fa_extsize;
+			a.nextents = w.fa.fa_nextents;
+			a.projid = w.fa.fa_projid;
+			a.cowextsize = w.fa.fa_cowextsize;
+		} else if (rx == 0) {
+			a.xflags = w.fsx.fsx_xflags;
+			a.extsize = w.fsx.fsx_extsize;
+			a.nextents = w.fsx.fsx_nextents;
+			a.projid = w.fsx.fsx_projid;
+			a.cowextsize = w.fsx.fsx_cowextsize;
+		}
+		if (rx == 0) {
+			a.have |= FATTRS_KATTR_XFLAGS;
+			a.via = w.via;
+		}
+	}
+	/* A real error (not "no flags here") ends it: the same would follow. */
+	if ((want & FATTRS_KATTR_IFLAGS) && (rx == 0 || rx == -EOPNOTSUPP)) {
+		ri = iflags_read(&t, &a.iflags);
+		if (ri == 0)
+			a.have |= FATTRS_KATTR_IFLAGS;
+	}
+	target_release(&t);
+	if (rx < 0 && rx != -EOPNOTSUPP)
+		return rx;
+	if (ri < 0 && ri != -EOPNOTSUPP)
+		return ri;
+	if (a.have == 0)
+		return -EOPNOTSUPP;
+	*ret = a;
+	return 0;
+}
+
+/* ------------------------------------------------------------ changing */
+
+/* The bits of each word that the table marks read-only. */
+static void readonly_masks(uint32_t *ret_x, uint32_t *ret_i)
+{
+	uint32_t x = 0, i = 0;
+
+	for (size_t k = 0; k < N_KFLAGS; k++) {
+		if (kflags[k].readonly) {
+			x |= kflags[k].xflag;
+			i |= kflags[k].iflag;
+		}
+	}
+	*ret_x = x;
+	*ret_i = i;
+}
+
+/*
+ * What of (@set, @clear) is not in effect in @now: for a word that was
+ * not changed (the filesystem refused) @now is the word as it was.
+ */
+static bool not_in_effect(uint32_t set, uint32_t clear, uint32_t now,
+			  uint32_t *dropped_set, uint32_t *dropped_clear)
+{
+	*dropped_set |= set & ~now;
+	*dropped_clear |= clear & now;
+	return ((set & ~now) | (clear & now)) != 0;
+}
+
+/* One word's change: 1 written, 0 nothing to do, or -errno. */
+static int xflags_change(struct target *t, uint32_t set, uint32_t clear,
+			 struct fattrs_kchange *dropped)
+{
+	struct xword w;
+	uint32_t old;
+	int r = xflags_read(t, &w);
+
+	if (r == -EOPNOTSUPP) {
+		dropped->xset |= set;
+		dropped->xclear |= clear;
+	}
+	if (r < 0)
+		return r;
+	old = xword_flags(&w);
+	if (((old & ~clear) | set) == old)
+		return 0;
+	r = xflags_write(t, &w, (old & ~clear) | set);
+	if (r == -EOPNOTSUPP)
+		(void)not_in_effect(set, clear, old, &dropped->xset, &dropped->xclear);
+	if (r < 0)
+		return r;
+	/* Read back: ext4 answers 0 for the xflags it drops. */
+	r = xflags_read(t, &w);
+	if (r < 0)
+		return r;
+	return not_in_effect(set, clear, xword_flags(&w), &dropped->xset,
+			     &dropped->xclear) ? -EOPNOTSUPP : 1;
+}
+
+static int iflags_change(struct target *t, uint32_t set, uint32_t clear,
+			 struct fattrs_kchange *dropped)
+{
+	uint32_t old, now;
+	int r = iflags_read(t, &old);
+
+	if (r == -EOPNOTSUPP) {
+		dropped->iset |= set;
+		dropped->iclear |= clear;
+	}
+	if (r < 0)
+		return r;
+	if (((old & ~clear) | set) == old)
+		return 0;
+	r = iflags_write(t, (old & ~clear) | set);
+	if (r == -EOPNOTSUPP)
+		(void)not_in_effect(set, clear, old, &dropped->iset, &dropped->iclear);
+	if (r < 0)
+		return r;
+	r = iflags_read(t, &now);
+	if (r < 0)
+		return r;
+	return not_in_effect(set, clear, now, &dropped->iset, &dropped->iclear) ? -EOPNOTSUPP : 1;
+}
+
+int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			const struct fattrs_kchange *change,
+			struct fattrs_kchange *ret_dropped)
+{
+	const struct fattrs_kchange *c = change;
+	struct target t = target_init(dirfd, path, at_flags, mode);
+	struct fattrs_kchange dropped = { .xset = 0 };
+	uint32_t ro_x, ro_i;
+	bool x = (c->xset | c->xclear) != 0, i = (c->iset | c->iclear) != 0;
+	bool i_first, unsupported = false, written = false;
+	int r = 0;
+
+	readonly_masks(&ro_x, &ro_i);
+	if ((at_flags & ~AT_ALLOWED) != 0 || (c->xset & c->xclear) != 0 ||
+	    (c->iset & c->iclear) != 0 || ((c->xset | c->xclear) & ro_x) != 0 ||
+	    ((c->iset | c->iclear) & ro_i) != 0)
+		return -EINVAL;
+	/*
+	 * Once immutable or append is set, most filesystems refuse to change
+	 * anything else: set them last, and clear them first.
+	 */
+	i_first = (c->xset & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0 ||
+		  (c->iclear & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0;
+	for (int step = 0; step < 2; step++) {
+		bool do_i = (step == 0) == i_first;
+
+		if (do_i ? !i : !x)
+			continue;
+		r = do_i ? iflags_change(&t, c->iset, c->iclear, &dropped)
+			 : xflags_change(&t, c->xset, c->xclear, &dropped);
+		if (r == -EOPNOTSUPP) {
+			/* The other word may still be kept: try it too. */
+			unsupported = true;
+			r = 0;
+		}
+		if (r < 0)
+			break;
+		if (r > 0)
+			written = true;
+	}
+	target_release(&t);
+	if (r < 0)
+		return r;
+	if (ret_dropped != NULL)
+		*ret_dropped = dropped;
+	if (unsupported)
+		return -EOPNOTSUPP;
+	return written ? 1 : 0;
+}

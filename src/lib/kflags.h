@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel-native file attribute flags (DESIGN §3): the one table of them,
+ * and reading and changing a file's flags through file_getattr(2) and
+ * file_setattr(2) (Linux 6.17), FS_IOC_FSGETXATTR/FSSETXATTR and
+ * FS_IOC_GETFLAGS/SETFLAGS.  Included from fattrs.h.
+ */
+#ifndef FATTRS_KFLAGS_H
+#define FATTRS_KFLAGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ------------------------------------------------------------ the table */
+
+/**
+ * struct fattrs_kflag - one kernel flag: its word, chattr letter and bit in
+ * each interface.  Rows come from fattrs_kflags_table() only.
+ * @name:        lowercase word ("immutable", "nodump", "inline-data", ...)
+ * @letter:      chattr(1)/lsattr(1) letter, '\0' if it has none
+ * @xflag:       FS_XFLAG_* bit (file_getattr(2), FS_IOC_FSGETXATTR), 0 if none
+ * @iflag:       FS_*_FL bit (FS_IOC_GETFLAGS), 0 if none
+ * @statx_attr:  STATX_ATTR_* bit that statx(2) reports it with, 0 if none
+ * @readonly:    reported by the kernel, never settable through this module
+ * @description: a short English phrase for --list and man pages
+ *
+ * A flag with an @xflag is read and changed through the xflags word (the
+ * kernel translates the bits both interfaces share), one with only an
+ * @iflag through FS_IOC_GETFLAGS/SETFLAGS.
+ */
+struct fattrs_kflag {
+	const char *name;
+	char letter;
+	uint32_t xflag;
+	uint32_t iflag;
+	uint64_t statx_attr;
+	bool readonly;
+	const char *description;
+};
+
+/**
+ * fattrs_kflags_table() - every kernel flag, in display order (the most
+ * used first, then lsattr's read-only ones, then those only xfs has).
+ * @ret_n: set to the number of rows
+ *
+ * Names and letters are unique; each bit appears in one row at most.
+ *
+ * Returns: the first row of a static array.
+ */
+const struct fattrs_kflag *fattrs_kflags_table(size_t *ret_n);
+
+/**
+ * fattrs_kflag_find() - a flag by its word, or by its chattr letter when
+ * @word is one character long (case matters: 's' is secrm, 'S' sync).
+ *
+ * Returns: the row, or NULL if @word names no flag.
+ */
+const struct fattrs_kflag *fattrs_kflag_find(const char *word);
+
+/* ------------------------------------------------------- reading a file */
+
+/* What struct fattrs_kattr holds (its @have) and what to read (@want). */
+enum {
+	FATTRS_KATTR_XFLAGS = 1 << 0,	/* xflags, extsize, nextents, projid, cowextsize */
+	FATTRS_KATTR_IFLAGS = 1 << 1,	/* iflags */
+};
+
+/* How the xflags were read (struct fattrs_kattr's @via). */
+enum {
+	FATTRS_KVIA_NONE = 0,		/* they were not read */
+	FATTRS_KVIA_FILE_GETATTR,	/* file_getattr(2), by path */
+	FATTRS_KVIA_IOCTL,		/* FS_IOC_FSGETXATTR on an open descriptor */
+};
+
+/**
+ * struct fattrs_kattr - a file's kernel attributes and how they were read.
+ * @have:       FATTRS_KATTR_* bits: which of the fields below are valid
+ * @via:        FATTRS_KVIA_* for the xflags group
+ * @xflags:     FS_XFLAG_* word
+ * @extsize:    extent size hint in bytes (xfs)
+ * @nextents:   number of data extents (xfs; 0 elsewhere)
+ * @projid:     project id
+ * @cowextsize: copy-on-write extent size hint in bytes (xfs)
+ * @iflags:     FS_*_FL word of FS_IOC_GETFLAGS
+ */
+struct fattrs_kattr {
+	unsigned have;
+	unsigned via;
+	uint32_t xflags, extsize, nextents, projid, cowextsize;
+	uint32_t iflags;
+};
+
+/**
+ * fattrs_kattr_get() - read a file's kernel attributes.
+ * @dirfd:    directory @path is relative to (or AT_FDCWD)
+ * @path:     the file; "" (or NULL) with AT_EMPTY_PATH for @dirfd itself,
+ *            which must then not be an O_PATH descriptor for the ioctls
+ * @at_flags: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH; anything else is -EINVAL
+ * @mode:     the file's st_mode (its S_IFMT bits are what counts) as
+ *            @path and @at_flags name it, if the caller has it; else 0,
+ *            and the file is stat'ed when an open is needed, and only then
+ * @want:     FATTRS_KATTR_XFLAGS and/or FATTRS_KATTR_IFLAGS
+ * @ret:      filled in on success; its @have says which groups were read
+ *
+ * The xflags come from file_getattr(2), by path, without opening the file.
+ * Where that system call is missing (ENOSYS, remembered for the process)
+ * FS_IOC_FSGETXATTR is used, and FS_IOC_GETFLAGS always for the iflags.
+ * The ioctls need an open descriptor, and only regular files and
+ * directories are ever opened (O_NONBLOCK|O_NOCTTY, never for writing): a
+ * device's open or ioctl could have side effects.  file_getattr(2) itself
+ * reports special files and symlinks where the filesystem keeps flags for
+ * them (xfs since 6.18), so one group may be read and not the other.
+ *
+ * Returns: 0 if at least one group asked for was read and the other, if
+ * asked for, is -EOPNOTSUPP (@ret's @have tells); -EOPNOTSUPP if the
+ * filesystem keeps no flags for this file (ramfs, FUSE servers such as
+ * ntfs-3g that answer EINVAL, ENOTTY, a special file or a symlink with
+ * AT_SYMLINK_NOFOLLOW that cannot be asked); -EINVAL for bad @at_flags or
+ * @want; or the kernel's -errno (-ENOENT, -ENOTDIR, -EACCES, -ELOOP,
+ * -EBADF for an O_PATH @dirfd on the ioctl path, ...).  @ret is written
+ * only when 0 is returned.
+ */
+int fattrs_kattr_get(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+		     unsigned want, struct fattrs_kattr *ret);
+
+/**
+ * fattrs_kattr_test() - whether flag @f is set in @a.
+ *
+ * Returns: 1 if set, 0 if clear, -ENODATA if @a did not read the word
+ * @f lives in (its xflag, else its iflag).
+ */
+int fattrs_kattr_test(const struct fattrs_kattr *a, const struct fattrs_kflag *f);
+
+/* ------------------------------------------------------ changing a file */
+
+/**
+ * struct fattrs_kchange - a change of flags, as (set, clear) bit masks of
+ * each word.  A bit is in at most one of @xset and @xclear (@iset and
+ * @iclear likewise).  Build it with fattrs_kchange_add(), or fill the
+ * masks directly: bits no row of the table names are passed on to the
+ * kernel as they are.
+ * @xset:   FS_XFLAG_* bits to set
+ * @xclear: FS_XFLAG_* bits to clear
+ * @iset:   FS_*_FL bits to set
+ * @iclear: FS_*_FL bits to clear
+ */
+struct fattrs_kchange {
+	uint32_t xset, xclear;
+	uint32_t iset, iclear;
+};
+
+/**
+ * fattrs_kchange_add() - add "set @f" (@on) or "clear @f" (!@on) to @c, in
+ * the word @f is changed through (its xflag, else its iflag).  A later
+ * change of the same flag replaces an earlier one.
+ *
+ * Returns: 0, or -EINVAL if @f is read-only (then @c is unchanged).
+ */
+int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on);
+
+/**
+ * fattrs_kattr_change() - set and clear a file's kernel flags.
+ * @dirfd, @path, @at_flags, @mode: the file, as for fattrs_kattr_get()
+ * @change:      what to set and clear
+ * @ret_dropped: if not NULL, written when the call returns 0, 1 or
+ *               -EOPNOTSUPP: the requested changes not known to be in
+ *               effect afterwards (@xset: asked to be set but clear, ...;
+ *               all of a word's request where it cannot even be read);
+ *               all zero unless -EOPNOTSUPP
+ *
+ * The xflags are read with file_getattr(2) and, if they differ from what
+ * is asked, written back with file_setattr(2), extsize, projid and
+ * cowextsize as they were: no open, two system calls for a change, one
+ * for a no-op.  Without those system calls (ENOSYS) FS_IOC_FSGETXATTR and
+ * FS_IOC_FSSETXATTR do the same on an open descriptor; the iflags always
+ * go through FS_IOC_GETFLAGS and FS_IOC_SETFLAGS.  Nothing is written to a
+ * word that would not change.  Every write is read back, because some
+ * filesystems (ext4) answer 0 for flags they drop.  When both words
+ * change, immutable and append are set last and cleared first, so that
+ * the other word can still be written.  A change that fails half-way
+ * leaves the word already written as it is.
+ *
+ * Returns: 1 if something was written and stuck, 0 if nothing needed
+ * writing; -EINVAL before any system call if @change names a read-only
+ * flag (or bad @at_flags); -EOPNOTSUPP if the filesystem keeps no flags
+ * for this file or did not keep some of the change (see @ret_dropped);
+ * or the kernel's -errno: -EPERM (immutable or append without
+ * CAP_LINUX_IMMUTABLE, or not the owner), -EACCES, -ENOENT, -EROFS,
+ * -EINVAL (e.g. realtime without a realtime device on xfs), ...
+ */
+int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			const struct fattrs_kchange *change,
+			struct fattrs_kchange *ret_dropped);
+
+/**
+ * fattrs_kattr_force_ioctl() - for tests: act as if file_getattr(2) and
+ * file_setattr(2) were missing (@on), or detect them again (!@on).  Not
+ * for tools: the system call is always the better path where it exists.
+ */
+void fattrs_kattr_force_ioctl(bool on);
+
+#endif /* FATTRS_KFLAGS_H */
