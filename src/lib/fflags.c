@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>		/* AT_FDCWD */
 #include <limits.h>		/* XATTR_LIST_MAX, XATTR_SIZE_MAX (from linux/limits.h) */
 #include <stdlib.h>
 #include <string.h>
@@ -237,13 +238,15 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 	if (r < 0)
 		return r;
 	if (!type_can_carry(mode)) {
-		/* A followed link: the target's directory, which may be elsewhere. */
+		/*
+		 * A followed link: the target's directory, which may be
+		 * elsewhere.  Resolved link by link, not with realpath(3),
+		 * which fails where a directory above is not searchable.
+		 */
 		if (!nofollow) {
-			real = realpath(path, NULL);
-			if (real == NULL) {
-				r = negerrno();
+			r = fattrs_path_resolve(AT_FDCWD, path, &real);
+			if (r < 0)
 				goto out;
-			}
 		}
 		dir = fattrs_path_dir(real != NULL ? real : path);
 		if (dir == NULL) {
@@ -256,14 +259,26 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 	}
 
 	r = probe_user_xattr(target, nofollow);
-	/* A file's directory is on its mount; a directory's parent may not be. */
+	/*
+	 * A file's directory is on its mount; a directory's parent may not be.
+	 * Through a followed link, that is the directory of the file it leads
+	 * to, not the link's own: it may be on another mount.
+	 */
 	if ((r == -EACCES || r == -EPERM) && S_ISREG(mode)) {
-		dir = fattrs_path_dir(path);
+		if (!nofollow) {
+			r = fattrs_path_resolve(AT_FDCWD, path, &real);
+			if (r < 0)
+				goto out;
+		}
+		dir = fattrs_path_dir(real != NULL ? real : path);
 		if (dir == NULL) {
 			r = -ENOMEM;
 			goto out;
 		}
-		r = probe_user_xattr(dir, false);
+		/* The native word is asked there too: the file refused to be read. */
+		target = dir;
+		nofollow = false;
+		r = probe_user_xattr(target, nofollow);
 	}
 	if (r == -EACCES || r == -EPERM)
 		r = 1;	/* cannot tell: let the real operation say EACCES */

@@ -123,8 +123,12 @@ struct fattrs_fcaps {
  * regular file or directory, else the directory it is in (the target's
  * directory for a followed link).  User xattrs: a getxattr of
  * "user.fattr.offline" answering a value or ENODATA means yes, EOPNOTSUPP
- * no (EACCES on a regular file: its directory is tried; where that cannot
- * tell either, yes is assumed, so that the real operation reports EACCES).  Native word: a size query of
+ * no (EACCES or EPERM on a regular file: its directory is tried instead,
+ * for the native word too, the target's directory for a followed link;
+ * where that cannot tell either, yes is assumed, so that the real
+ * operation reports EACCES).  A followed link is resolved link by link
+ * (fattrs_path_resolve()), so the directories above need not be
+ * searchable.  Native word: a size query of
  * system.ntfs_attrib, then, only on an SMB mount (statfs(2) magic), of
  * user.cifs.dosattrib: an ordinary user xattr of that name elsewhere does
  * not count.  About 3-4 system calls.
@@ -213,7 +217,8 @@ enum {
  * @nofollow:  do not follow @path if it is a symbolic link
  * @mode:      @path's st_mode if the caller has it, else 0 (the kernel's
  *             answer then tells the file type where it can; with a native
- *             word the type is learnt with one more stat call)
+ *             word, or without user xattrs, the type is learnt with one
+ *             more stat call)
  * @caps:      what the filesystem offers (fattrs_fcaps_probe()), or NULL to
  *             probe it here
  * @flag:      which flag

@@ -189,9 +189,10 @@ static bool target_is_dirfd(const struct target *t)
 	return (t->at_flags & AT_EMPTY_PATH) && t->path[0] == '\0';
 }
 
+/* Close what target_fd() opened; the caller's @dirfd, used as it is, stays open. */
 static void target_release(struct target *t)
 {
-	if (t->fd >= 0 && !target_is_dirfd(t))
+	if (t->fd >= 0 && t->fd != t->dirfd)
 		(void)close(t->fd);
 	t->fd = -1;
 }
@@ -200,24 +201,28 @@ static void target_release(struct target *t)
  * A descriptor of the file for the ioctls: opened only if it is a regular
  * file or a directory (a device's open or ioctl can have side effects, a
  * fifo's open blocks), read-only, non-blocking.  -EOPNOTSUPP for anything
- * else, symlinks under AT_SYMLINK_NOFOLLOW included.
+ * else, symlinks under AT_SYMLINK_NOFOLLOW included.  The file can be
+ * replaced between the look and the open (and the caller's mode can be
+ * stale): what was opened is checked again, and a descriptor of anything
+ * else is closed unused (xfs answers the ioctls on fifos and devices).
  */
 static int target_fd(struct target *t)
 {
 	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	struct stat st;
+	int fd, r;
 
 	if (t->fd >= 0)
 		return t->fd;
 	if (t->mode == 0) {
-		struct stat st;
-
 		if (fstatat(t->dirfd, t->path, &st, (int)t->at_flags) < 0)
 			return negerrno();
 		t->mode = st.st_mode;
 	}
 	if (!S_ISREG(t->mode) && !S_ISDIR(t->mode))
 		return -EOPNOTSUPP;
-	if (target_is_dirfd(t)) {
+	/* AT_FDCWD is no descriptor: the working directory is opened as ".". */
+	if (target_is_dirfd(t) && t->dirfd != AT_FDCWD) {
 		t->fd = t->dirfd;
 		return t->fd;
 	}
@@ -225,8 +230,27 @@ static int target_fd(struct target *t)
 		flags |= O_NOFOLLOW;
 	if (S_ISDIR(t->mode))
 		flags |= O_DIRECTORY;
-	t->fd = openat(t->dirfd, t->path, flags);
-	return t->fd >= 0 ? t->fd : negerrno();
+	fd = openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, flags);
+	if (fd < 0) {
+		r = negerrno();
+		/* O_NOFOLLOW met a symlink put there since the look. */
+		if (r == -ELOOP && (flags & O_NOFOLLOW) &&
+		    fstatat(t->dirfd, t->path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			r = -EOPNOTSUPP;
+		return r;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = negerrno();
+		(void)close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		(void)close(fd);
+		return -EOPNOTSUPP;
+	}
+	t->mode = st.st_mode;
+	t->fd = fd;
+	return fd;
 }
 
 /*
@@ -325,12 +349,21 @@ static int iflags_read(struct target *t, uint32_t *ret)
 
 static int iflags_write(struct target *t, uint32_t flags)
 {
-	unsigned int v = flags;
+	/*
+	 * The kernel reads an int, but the ioctl number says long: the bytes
+	 * beyond the int are zeroed, so that no checker (valgrind) sees
+	 * uninitialised memory handed to the kernel.
+	 */
+	union {
+		unsigned int v;
+		unsigned long l;
+	} arg = { .l = 0 };
 	int fd = target_fd(t);
 
 	if (fd < 0)
 		return fd;
-	return ioctl(fd, FS_IOC_SETFLAGS, &v) == 0 ? 0 : flags_errno(false);
+	arg.v = flags;
+	return ioctl(fd, FS_IOC_SETFLAGS, &arg.v) == 0 ? 0 : flags_errno(false);
 }
 
 /* ------------------------------------------------------------- reading */
@@ -486,9 +519,13 @@ int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t m
 		return -EINVAL;
 	/*
 	 * Once immutable or append is set, most filesystems refuse to change
-	 * anything else: set them last, and clear them first.
+	 * anything else: set them last, and clear them first.  Clearing
+	 * immutable comes first even when the same change sets append: with
+	 * immutable still set the other word could not be written at all,
+	 * while append set first does not stop it (ext4, btrfs).
 	 */
-	i_first = (c->xset & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0 ||
+	i_first = ((c->xset & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0 &&
+		   (c->xclear & FS_XFLAG_IMMUTABLE) == 0) ||
 		  (c->iclear & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0;
 	for (int step = 0; step < 2; step++) {
 		bool do_i = (step == 0) == i_first;

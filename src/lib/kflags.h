@@ -26,9 +26,10 @@
  * @readonly:    reported by the kernel, never settable through this module
  * @description: a short English phrase for --list and man pages
  *
- * A flag with an @xflag is read and changed through the xflags word (the
- * kernel translates the bits both interfaces share), one with only an
- * @iflag through FS_IOC_GETFLAGS/SETFLAGS.
+ * A flag with an @xflag is changed through the xflags word (the kernel
+ * translates the bits both interfaces share), one with only an @iflag
+ * through FS_IOC_GETFLAGS/SETFLAGS; fattrs_kattr_test() says which word
+ * it is read from.
  */
 struct fattrs_kflag {
 	const char *name;
@@ -109,7 +110,10 @@ struct fattrs_kattr {
  * FS_IOC_FSGETXATTR is used, and FS_IOC_GETFLAGS always for the iflags.
  * The ioctls need an open descriptor, and only regular files and
  * directories are ever opened (O_NONBLOCK|O_NOCTTY, never for writing): a
- * device's open or ioctl could have side effects.  file_getattr(2) itself
+ * device's open or ioctl could have side effects.  What was opened is
+ * checked with fstat(2): a file replaced since it was looked at (or a
+ * stale @mode) that is no longer a regular file or directory is closed
+ * unused, -EOPNOTSUPP like any special file.  file_getattr(2) itself
  * reports special files and symlinks where the filesystem keeps flags for
  * them (xfs since 6.18), so one group may be read and not the other.
  *
@@ -128,8 +132,12 @@ int fattrs_kattr_get(int dirfd, const char *path, unsigned at_flags, mode_t mode
 /**
  * fattrs_kattr_test() - whether flag @f is set in @a.
  *
- * Returns: 1 if set, 0 if clear, -ENODATA if @a did not read the word
- * @f lives in (its xflag, else its iflag).
+ * The iflags word is asked first when @a has it and @f has a bit there
+ * (verity and casefold have xflags only since 7.0 and 7.2), else the
+ * xflags word.
+ *
+ * Returns: 1 if set, 0 if clear, -ENODATA if @a read neither word @f has
+ * a bit in.
  */
 int fattrs_kattr_test(const struct fattrs_kattr *a, const struct fattrs_kflag *f);
 
@@ -172,14 +180,15 @@ int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, b
  *
  * The xflags are read with file_getattr(2) and, if they differ from what
  * is asked, written back with file_setattr(2), extsize, projid and
- * cowextsize as they were: no open, two system calls for a change, one
- * for a no-op.  Without those system calls (ENOSYS) FS_IOC_FSGETXATTR and
+ * cowextsize as they were: no open, three system calls for a change (the
+ * read, the write and the read back), one for a no-op.  Without those system calls (ENOSYS) FS_IOC_FSGETXATTR and
  * FS_IOC_FSSETXATTR do the same on an open descriptor; the iflags always
  * go through FS_IOC_GETFLAGS and FS_IOC_SETFLAGS.  Nothing is written to a
  * word that would not change.  Every write is read back, because some
  * filesystems (ext4) answer 0 for flags they drop.  When both words
  * change, immutable and append are set last and cleared first, so that
- * the other word can still be written.  A change that fails half-way
+ * the other word can still be written (clearing immutable goes first
+ * even where the same change sets append).  A change that fails half-way
  * leaves the word already written as it is.
  *
  * Returns: 1 if something was written and stuck, 0 if nothing needed

@@ -175,6 +175,33 @@ noscrub clear"
 	assert_equal "${lines[11]}" "noscrub clear"
 }
 
+# A user who may not read the file itself: the probe asks its directory.
+# Through a followed link that is the directory of the file the link
+# leads to (here on ramfs, no user xattrs), not the link's own (tmpfs).
+# The directories above $D need not be searchable for that user (under
+# $BATS_TEST_TMPDIR they are not): the links are relative, and followed
+# without realpath(3).
+@test "probe: a followed link to an unreadable file or a fifo is answered by the target's directory" {
+	fs_require ramfs
+	require_cmd setpriv
+	run -0 --separate-stderr fs_run ramfs '
+		cd "$D" && : >f && chmod 0600 f && mkfifo p && mkdir t && mount -t tmpfs fattrs-t t &&
+		ln -s ../f t/l && ln -s ../p t/lp && chmod 0755 "$D" &&
+		nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+		for args in "-L t/l" "t/l" "f" "-L t/lp" "t/lp"; do
+			# shellcheck disable=SC2086  # the words of $args are meant
+			nobody "$FFLAGS" probe $args || echo "status $?"
+		done
+		umount t'
+	assert_equal "${lines[0]}" "user xattrs no, native word none"
+	assert_equal "${lines[1]}" "user xattrs yes, native word none"
+	assert_equal "${lines[2]}" "user xattrs no, native word none"
+	assert_equal "${lines[3]}" "user xattrs no, native word none"
+	assert_equal "${lines[4]}" "user xattrs yes, native word none"
+	assert_equal "${#lines[@]}" 5
+	assert_equal "$stderr" ""
+}
+
 # The system calls after the driver's marker (its probe is the caller's,
 # once per mount), one name a line; the exit is left out.
 calls_after_marker() {

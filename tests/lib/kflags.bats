@@ -151,6 +151,21 @@ flag_calls() {
 	refute_line --regexp '^==[0-9]+=='
 }
 
+# The same on ext4, told which it is: its per-filesystem cases write the
+# iflags word (FS_IOC_SETFLAGS, whose number says long for an int).
+@test "the unit tests are clean under valgrind on ext4 (FS_IOC_SETFLAGS writes)" {
+	require_cmd valgrind
+	require_no_sanitizer "$KFLAGS"
+	fs_require ext4
+	run fs_run ext4 'TMPDIR=$D FATTRS_TEST_FS=$FS_TYPE valgrind -q --error-exitcode=9 \
+		--leak-check=full --errors-for-leak-kinds=all "$KFLAGS"'
+	assert_success
+	assert_line --regexp '^1\.\.[1-9][0-9]*$'
+	assert_line --regexp '^ok [0-9]+ - ext4 (syscall|ioctl): secrm sets and clears on a file'
+	refute_line --regexp '^not ok'
+	refute_line --regexp '^==[0-9]+=='
+}
+
 @test "a fifo and a device are never opened, on the ioctl path either" {
 	fault_require
 	fs_require tmpfs

@@ -12,7 +12,9 @@
  *	                         "unknown NAME" for other reserved names
  *	fflags set PATH OP...    OP is +NAME, -NAME or =NAME (+ without the
  *	                         opposite check); prints "OP WHERE" for each
- * Both work on PATH itself (nofollow).  Both probe and lstat first (the
+ *	fflags probe [-L] PATH   prints "user xattrs yes|no, native word
+ *	                         none|ntfs|cifs" (-L: PATH followed)
+ * get and set work on PATH itself (nofollow).  Both probe and lstat first (the
  * caller's part), then make an access("fflags-marker") call, so that a
  * trace shows where the library's own calls start.
  */
@@ -767,16 +769,38 @@ static int drive_set(const char *path, char **ops, int n)
 	return rc;
 }
 
+static const char *native_word(enum fattrs_native n)
+{
+	return n == FATTRS_NATIVE_NTFS ? "ntfs" : n == FATTRS_NATIVE_CIFS ? "cifs" : "none";
+}
+
+static int drive_probe(const char *path, bool follow)
+{
+	struct fattrs_fcaps c;
+	int r = fattrs_fcaps_probe(path, !follow, &c);
+
+	if (r < 0) {
+		fprintf(stderr, "fflags: cannot probe '%s': %s\n", path, strerror(-r));
+		return 1;
+	}
+	printf("user xattrs %s, native word %s\n", c.user_xattr ? "yes" : "no", native_word(c.native));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int r;
 
+	if (argc == 3 && strcmp(argv[1], "probe") == 0)
+		return drive_probe(argv[2], false);
+	if (argc == 4 && strcmp(argv[1], "probe") == 0 && strcmp(argv[2], "-L") == 0)
+		return drive_probe(argv[3], true);
 	if (argc == 3 && strcmp(argv[1], "get") == 0)
 		return drive_get(argv[2]);
 	if (argc >= 4 && strcmp(argv[1], "set") == 0)
 		return drive_set(argv[2], argv + 3, argc - 3);
 	if (argc != 1) {
-		fprintf(stderr, "usage: fflags [get PATH | set PATH {+|-|=}FLAG...]\n");
+		fprintf(stderr, "usage: fflags [get PATH | set PATH {+|-|=}FLAG... | probe [-L] PATH]\n");
 		return 2;
 	}
 
@@ -792,8 +816,7 @@ int main(int argc, char **argv)
 	can_carry = caps.user_xattr || caps.native != FATTRS_NATIVE_NONE;
 	find_native_keeps();
 	printf("# %s: user xattrs %s, native word %s\n", fs_type != NULL ? fs_type : "$TMPDIR",
-	       caps.user_xattr ? "yes" : "no",
-	       caps.native == FATTRS_NATIVE_NTFS ? "ntfs" : caps.native == FATTRS_NATIVE_CIFS ? "cifs" : "none");
+	       caps.user_xattr ? "yes" : "no", native_word(caps.native));
 	if (caps.native != FATTRS_NATIVE_NONE)
 		printf("# the native word keeps 0x%x of the four bits\n", native_keeps);
 

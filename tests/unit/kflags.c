@@ -140,6 +140,23 @@ static bool is_root(void)
 	return geteuid() == 0;
 }
 
+/* How many descriptors this process has open (entries of /proc/self/fd), or -1. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.')
+			n++;
+	}
+	(void)closedir(d);
+	return n;
+}
+
 /* ----------------------------------------------------------- the table */
 
 /* The values of KERNEL.md §2.3/2.4 as numbers, not as the headers spell them. */
@@ -517,6 +534,88 @@ static void test_kattr__empty_path(void)
 	left_only("f", NULL);
 }
 
+/*
+ * The caller's mode is stale: the file was a regular file when the caller
+ * stat'ed it, and is a fifo or a symlink now.  The descriptor opened for
+ * the ioctls is checked with fstat(2) and closed unused (xfs answers
+ * FS_IOC_GETFLAGS and FS_IOC_FSSETXATTR on a fifo's or a device's
+ * descriptor); a symlink under AT_SYMLINK_NOFOLLOW is "no flags here",
+ * not -ELOOP.  Only file_getattr(2) on xfs sees such files' xflags.
+ */
+static void test_kattr__stale_mode(void)
+{
+	bool xfs = fs_is("xfs") && want_via() == FATTRS_KVIA_FILE_GETATTR;
+	struct fattrs_kchange c = { .xset = FS_XFLAG_NODUMP };
+	struct fattrs_kattr a = { .have = 0 };
+	int fds = open_fds(), r;
+
+	if (mkfifoat(topfd, "p", 0644) < 0 || !make_file("f") || symlinkat("f", topfd, "l") < 0) {
+		tap_ok(false, "make a fifo, a file and a symlink: %s", strerror(errno));
+		skip_n(3, "no files");
+		nothing_left();
+		return;
+	}
+	r = fattrs_kattr_get(topfd, "p", 0, S_IFREG | 0644, XI, &a);
+	if (xfs) {
+		tap_ok(r == 0 && a.have == FATTRS_KATTR_XFLAGS,
+		       "%s: get of a fifo said to be a regular file reads its xflags only (r=%d have=%u)",
+		       mode_name(), r, a.have);
+	} else {
+		is_int(r, -EOPNOTSUPP, "%s: get of a fifo said to be a regular file is -EOPNOTSUPP",
+		       mode_name());
+	}
+	r = fattrs_kattr_change(topfd, "p", 0, S_IFREG | 0644, &c, NULL);
+	is_int(r, xfs ? 1 : -EOPNOTSUPP,
+	       "%s: +nodump on a fifo said to be a regular file is %s", mode_name(),
+	       xfs ? "file_setattr's" : "-EOPNOTSUPP, its descriptor unused");
+	r = fattrs_kattr_get(topfd, "l", AT_SYMLINK_NOFOLLOW, S_IFREG | 0644, XI, &a);
+	if (xfs) {
+		tap_ok(r == 0 && a.have == FATTRS_KATTR_XFLAGS,
+		       "%s: get of a symlink itself said to be a regular file reads its xflags only (r=%d)",
+		       mode_name(), r);
+	} else {
+		is_int(r, -EOPNOTSUPP,
+		       "%s: get of a symlink itself said to be a regular file is -EOPNOTSUPP, not -ELOOP",
+		       mode_name());
+	}
+	is_int(open_fds(), fds, "%s: no descriptor is left open", mode_name());
+	left_only("f", "l", "p", NULL);
+}
+
+/* AT_FDCWD, "" and AT_EMPTY_PATH: the working directory itself. */
+static void test_kattr__cwd(void)
+{
+	struct fattrs_kattr a = { .have = 0 }, b = { .have = 0 };
+	struct fattrs_kchange c = { .xset = FS_XFLAG_NODUMP };
+	int back = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fds, r;
+
+	if (back < 0 || fchdir(topfd) < 0) {
+		tap_ok(false, "change to the test directory: %s", strerror(errno));
+		skip_n(3, "not in the test directory");
+		if (back >= 0)
+			(void)close(back);
+		nothing_left();
+		return;
+	}
+	fds = open_fds();
+	r = fattrs_kattr_get(AT_FDCWD, "", AT_EMPTY_PATH, 0, XI, &a);
+	tap_ok(r == 0 && a.have == XI && fattrs_kattr_get(topfd, "", AT_EMPTY_PATH, 0, XI, &b) == 0 &&
+	       a.xflags == b.xflags && a.iflags == b.iflags,
+	       "%s: get of AT_FDCWD with AT_EMPTY_PATH reads the working directory (r=%d)",
+	       mode_name(), r);
+	r = fattrs_kattr_change(AT_FDCWD, NULL, AT_EMPTY_PATH, 0, &c, NULL);
+	c = (struct fattrs_kchange){ .xclear = FS_XFLAG_NODUMP };
+	tap_ok(r == 1 && state(".", "nodump") == 1 &&
+	       fattrs_kattr_change(AT_FDCWD, "", AT_EMPTY_PATH, 0, &c, NULL) == 1 &&
+	       state(".", "nodump") == 0,
+	       "%s: +nodump and -nodump of AT_FDCWD with AT_EMPTY_PATH (r=%d)", mode_name(), r);
+	is_int(open_fds(), fds, "%s: no descriptor is left open", mode_name());
+	if (fchdir(back) < 0)
+		printf("Bail out! cannot change back: %s\n", strerror(errno));
+	(void)close(back);
+	nothing_left();
+}
+
 /* ------------------------------------------------- per filesystem */
 
 /*
@@ -689,7 +788,7 @@ static void test_kattr_change__immutable_order(void)
 	if (other == NULL)
 		return;
 	if (!is_root()) {
-		skip_n(4, NOT_ROOT);
+		skip_n(8, NOT_ROOT);
 		return;
 	}
 	(void)make_file("f");
@@ -697,6 +796,16 @@ static void test_kattr_change__immutable_order(void)
 	is_int(change("f", spec, NULL), 1, "%s %s: %s sets", test_fs, mode_name(), spec);
 	tap_ok(state("f", "immutable") == 1 && state("f", other) == 1, "%s %s: both are set",
 	       test_fs, mode_name());
+	/* Append set in the same change: immutable is still cleared first. */
+	(void)snprintf(spec, sizeof(spec), "+append -immutable -%s", other);
+	is_int(change("f", spec, NULL), 1, "%s %s: %s: immutable is cleared first", test_fs,
+	       mode_name(), spec);
+	tap_ok(state("f", "append") == 1 && state("f", "immutable") == 0 && state("f", other) == 0,
+	       "%s %s: append is set, immutable and %s clear", test_fs, mode_name(), other);
+	(void)snprintf(spec, sizeof(spec), "-append +immutable +%s", other);
+	is_int(change("f", spec, NULL), 1, "%s %s: %s", test_fs, mode_name(), spec);
+	tap_ok(state("f", "append") == 0 && state("f", "immutable") == 1 && state("f", other) == 1,
+	       "%s %s: append is clear, immutable and %s set", test_fs, mode_name(), other);
 	(void)snprintf(spec, sizeof(spec), "-immutable -%s", other);
 	is_int(change("f", spec, NULL), 1, "%s %s: %s clears", test_fs, mode_name(), spec);
 	tap_ok(state("f", "immutable") == 0 && state("f", other) == 0, "%s %s: both are clear",
@@ -743,6 +852,8 @@ static void run_paths(void)
 	test_kattr__fifo();
 	test_kattr__symlink();
 	test_kattr__empty_path();
+	test_kattr__stale_mode();
+	test_kattr__cwd();
 	test_kattr_change__immutable_holds();
 	test_kattr_change__immutable_order();
 	test_kattr_change__per_filesystem();
