@@ -81,12 +81,7 @@ FL=$WORK/bin/flags-lib
 stale=$(find "$SRCDIR/src/lib" -name '*.[ch]' -newer "$ARCHIVE" | sed 's|.*/||' | paste -sd' ')
 [[ -z $stale ]] || note "WARNING: newer than libfattrs.a: $stale (run make in $BUILD)"
 
-if ((ROOT)); then
-	FSLIST=${FSLIST:-tmpfs ext4}
-	command -v mkfs.ext4 >/dev/null || { note "no mkfs.ext4: ext4 skipped"; FSLIST=${FSLIST//ext4/}; }
-else
-	FSLIST=local
-fi
+default_fslist
 
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "# libfattrs flag calls vs the bare syscalls: bench/flags-lib.sh"

@@ -108,6 +108,17 @@ bench_workdir() {
 	if [[ $(id -u) -eq 0 ]]; then ROOT=1; else ROOT=0; fi
 }
 
+# FSLIST unless set: as root "tmpfs ext4" (fresh mounts; ext4 dropped without
+# mkfs.ext4), else "local" (the work dir's own filesystem).  After bench_workdir.
+default_fslist() {
+	if ((ROOT)); then
+		FSLIST=${FSLIST:-tmpfs ext4}
+		command -v mkfs.ext4 >/dev/null || { note "no mkfs.ext4: ext4 skipped"; FSLIST=${FSLIST//ext4/}; }
+	else
+		FSLIST=local
+	fi
+}
+
 # build_c NAME...: compile bench/src/NAME.c into $WORK/bin/NAME (${CC:-cc} -O2), or die.
 build_c() {
 	local src

@@ -68,12 +68,7 @@ LOOP=$WORK/bin/tmp-loop
 TEMPL=$WORK/templates # one mktemp template per line: xargs -n1 appends one to each command
 for ((i = 0; i < NPROC; i++)); do echo tmp.XXXXXXXXXX; done >"$TEMPL"
 
-if ((ROOT)); then
-	FSLIST=${FSLIST:-tmpfs ext4}
-	command -v mkfs.ext4 >/dev/null || { note "no mkfs.ext4: ext4 skipped"; FSLIST=${FSLIST//ext4/}; }
-else
-	FSLIST=local
-fi
+default_fslist
 
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "# tmpcreate vs mktemp: bench/tmpcreate.sh"
