@@ -140,3 +140,13 @@ render_man() {
 	done
 	((${#missing[@]} == 0)) || fail "not installed: ${missing[*]}"
 }
+
+@test "every benchmark script and source is in the tarball (EXTRA_DIST)" {
+	local f missing=()
+	for f in "$FATTRS_SRCDIR"/bench/*.sh "$FATTRS_SRCDIR"/bench/*.md "$FATTRS_SRCDIR"/bench/src/*.c; do
+		[[ -e $f ]] || continue
+		f=${f#"$FATTRS_SRCDIR"/}
+		grep -Eq "(^|[[:space:]])$f([[:space:]]|\$)" "$FATTRS_SRCDIR/Makefile.am" || missing+=("$f")
+	done
+	((${#missing[@]} == 0)) || fail "not in EXTRA_DIST: ${missing[*]}"
+}
