@@ -488,7 +488,7 @@ int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct
 			return r;
 		caps = &probed;
 	}
-	if (mode == 0) {
+	if ((mode & S_IFMT) == 0) {
 		r = file_mode(path, nofollow, &mode);
 		if (r < 0)
 			return r;
@@ -711,12 +711,12 @@ int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct 
 	 * answers a user.* set or remove on other files with EPERM.  A native
 	 * word is no user.* xattr, so there the type is checked first.
 	 */
-	if (mode == 0 && (caps->native != FATTRS_NATIVE_NONE || !caps->user_xattr)) {
+	if ((mode & S_IFMT) == 0 && (caps->native != FATTRS_NATIVE_NONE || !caps->user_xattr)) {
 		r = file_mode(path, nofollow, &mode);
 		if (r < 0)
 			return r;
 	}
-	if (mode != 0 && !type_can_carry(mode))
+	if ((mode & S_IFMT) != 0 && !type_can_carry(mode))
 		return -EPERM;
 	if (!caps->user_xattr && caps->native == FATTRS_NATIVE_NONE)
 		return -EOPNOTSUPP;

@@ -175,8 +175,9 @@ struct fattrs_fflags {
 /**
  * fattrs_fflags_get() - read the four flags of @path.
  * @nofollow: do not follow @path if it is a symbolic link (lgetxattr(2)...)
- * @mode:     @path's st_mode if the caller has it (from its own statx), else
- *            0: the file type is then learnt with one more stat call
+ * @mode:     @path's st_mode if the caller has it (from its own statx; its
+ *            S_IFMT bits are what counts), else 0: the file type is then
+ *            learnt with one more stat call
  * @caps:     what the filesystem offers (fattrs_fcaps_probe()), or NULL to
  *            probe it here (costly: probe once per mount instead)
  * @stx:      the caller's statx of @path, or NULL; used only when the build
@@ -215,7 +216,8 @@ enum {
 /**
  * fattrs_fflag_set() - set or clear one flag of @path.
  * @nofollow:  do not follow @path if it is a symbolic link
- * @mode:      @path's st_mode if the caller has it, else 0 (the kernel's
+ * @mode:      @path's st_mode if the caller has it (its S_IFMT bits are
+ *             what counts), else 0 (the kernel's
  *             answer then tells the file type where it can; with a native
  *             word, or without user xattrs, the type is learnt with one
  *             more stat call)

@@ -488,7 +488,7 @@ static void test_fflags__clear_absent(void)
 }
 
 /* Symlinks (not followed) and fifos: no flags there, whatever the filesystem. */
-enum { N_SPECIAL = 12 };
+enum { N_SPECIAL = 14 };
 static void test_fflags__special(void)
 {
 	const char *l = tp("l"), *p = tp("p");
@@ -528,6 +528,16 @@ static void test_fflags__special(void)
 	is_int(fattrs_fflag_set(p, true, S_IFIFO | 0644, &caps, FATTRS_PINNED, true, 0, NULL), -EPERM,
 	       "fifo, mode given: +pinned is -EPERM");
 	is_int(set(p, FATTRS_NOSCRUB, false, 0, NULL), -EPERM, "fifo, mode 0: -noscrub is -EPERM");
+
+	/* A mode without its file-type bits says nothing of the type: looked up, like 0. */
+	r = fattrs_fflags_get(tp("f"), true, 0644, &caps, NULL, &fl);
+	tap_ok(r == 0 && (can_carry ? fl.state[FATTRS_INTEGRITY] == FATTRS_FSET
+				    : all_state(&fl, FATTRS_FUNSUPPORTED)),
+	       "a regular file with mode 0644 (no S_IFMT bits) reads its flags");
+	if (r == 0)
+		fattrs_fflags_release(&fl);
+	is_int(fattrs_fflag_set(tp("f"), true, 0644, &caps, FATTRS_INTEGRITY, false, 0, NULL),
+	       can_carry ? 0 : -EOPNOTSUPP, "a regular file with mode 0644 has a flag cleared");
 	left_only("f", "l", "p", NULL);
 }
 
