@@ -178,15 +178,23 @@ Try 'tmpcreate --help' for more information."
 
 # ------------------------------------------------------------ kill -9
 
-# TYPE: kill -9 tmpcreate at a random moment in its first 0.2 s, 20 times.
-# FILE is each time the old content or the new one, whole, and nothing
-# else is left in the directory (the unnamed file dies with the process).
+# TYPE [CHUNK]: kill -9 tmpcreate at a random moment in its first 0.2 s,
+# 20 times, writing 10 chunks of CHUNK bytes (default 300000).  FILE is
+# each time the old content or the new one, whole, and nothing else is
+# left in the directory (the unnamed file dies with the process) -- but
+# for the one leftover man tmpcreate's CAVEATS describe and the test
+# "kill -9 between linking the hidden name ..." pins: a kill between
+# linking the hidden name and renaming it over FILE (up to ~0.5 ms on
+# btrfs: about one run in twenty hits it) leaves FILE old and one
+# .tmpcreate.?????????? holding the whole new content.  Exactly that is
+# accepted, counted and removed; anything else fails.
 sigkill_on() {
 	local type=$1
+	export CHUNK=${2:-300000}
 	fs_require "$type"
 	run -0 --separate-stderr fs_run "$type" '
-		# 3 MB in 10 chunks, one cat(1) each: about 0.25 s of writing.
-		for v in old new; do yes $v | head -c 300000 >"$BATS_TEST_TMPDIR/chunk.$v"; done
+		# 3 MB in 10 chunks by default, one cat(1) each: about 0.25 s of writing.
+		for v in old new; do yes $v | head -c "$CHUNK" >"$BATS_TEST_TMPDIR/chunk.$v"; done
 		slow() { local i; for ((i = 0; i < 10; i++)); do cat "$BATS_TEST_TMPDIR/chunk.$1"; done; }
 		declare -A sum
 		for v in old new; do sum[$v]=$(slow $v | sha1sum); done
@@ -211,12 +219,20 @@ sigkill_on() {
 				echo "round $n: F is neither the old nor the new content"
 			fi
 			l=$(ls -A)
+			if [[ $l != F && $s == "${sum[$cur]}" ]]; then
+				for h in .tmpcreate.??????????; do
+					[[ -f $h && ! -L $h && $(sha1sum <"$h") == "${sum[$next]}" ]] || continue
+					rm -f -- "$h"
+					window=$((window + 1))
+				done
+				l=$(ls -A)
+			fi
 			[[ $l == F ]] || echo "round $n: left in the directory:" $l
 		done
-		echo "$published of 20 published"
+		echo "$published of 20 published; ${window:-0} killed between link and rename"
 		cat "$err" >&2'
 	assert_equal "$stderr" ""
-	assert_output --regexp '^[0-9]+ of 20 published$'
+	assert_output --regexp '^[0-9]+ of 20 published; [0-9]+ killed between link and rename$'
 	echo "# $type: $output" >&3
 }
 
@@ -240,10 +256,22 @@ sigkill_on() {
 	sigkill_on tmpfs
 }
 
+# 20 MB: past the 8 MiB steps at which the copy is sent to the disk
+# (sync_file_range), so a kill lands while writeback is under way.
+# bats test_tags=slow
+@test "xfs: kill -9 during a 20 MB write, past the write-behind steps: FILE old or new, nothing else" {
+	sigkill_on xfs 2000000
+}
+
+# bats test_tags=slow
+@test "btrfs: kill -9 during a 10 MB write, past the write-behind step: FILE old or new, nothing else" {
+	sigkill_on btrfs 1000000
+}
+
 @test "kill -9 between linking the hidden name and renaming it over FILE leaves FILE whole and one complete hidden name" {
 	# Replacing FILE links the unnamed file under a hidden name, then
 	# renames it over FILE: no system call links an unnamed file over an
-	# existing name.  A SIGKILL in those microseconds is the one way the
+	# existing name.  A SIGKILL in that sub-millisecond window is the one way the
 	# O_TMPFILE path can leave a name behind (man tmpcreate, CAVEATS):
 	# FILE is still the old file, whole, and the leftover is a
 	# recognisable .tmpcreate.* name holding the complete new data.
