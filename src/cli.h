@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <popt.h>
 
@@ -85,6 +86,42 @@ poptContext cli_popt_context(int argc, const char **argv, const struct poptOptio
 
 /* Report popt's error @rc in getopt's words, with the "Try" line; exit 1. */
 __attribute__((noreturn)) void cli_popt_fail(poptContext pc, int rc);
+
+/*
+ * "invalid argument 'WORD' for '--OPTION'; valid arguments are 'a', 'b'",
+ * the "Try" line, exit 1: the usage error for a word not in @words[@n].
+ */
+__attribute__((noreturn))
+void cli_bad_word(const char *option, const char *word, const char *const *words, size_t n);
+
+/* ---- parsing option arguments (src/parse.c: no printing, links alone) ---- */
+
+/* The index of @word in @words[@n], or -1. */
+int cli_parse_word(const char *word, const char *const *words, size_t n);
+
+/*
+ * A comma-separated list of words from @words[@n] (at most 32): bit i of
+ * *@ret_bits for words[i].  Returns 0, or -EINVAL with the element that is
+ * no word at *@ret_bad_off, *@ret_bad_len bytes long.
+ */
+int cli_parse_list(const char *list, const char *const *words, size_t n,
+		   unsigned int *ret_bits, size_t *ret_bad_off, size_t *ret_bad_len);
+
+/* An octal mode, 0 to 07777.  Returns 0, or -EINVAL. */
+int cli_parse_mode(const char *word, mode_t *ret_mode);
+
+/* ---- running a COMMAND (src/command.c) ---- */
+
+/*
+ * Start COMMAND with its stdout on @out_fd (-1: inherited).  An exec
+ * failure comes back through a close-on-exec pipe as its errno.
+ * Returns the child's pid, or -1 with *ret_exit set (125, 126 or 127) and
+ * the error reported.
+ */
+pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit);
+
+/* Wait for COMMAND: its exit status as a shell reports it (128 + signal when killed). */
+int cli_command_wait(pid_t pid);
 
 /* ---- JSON (one object per line) ---- */
 

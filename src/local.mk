@@ -3,11 +3,19 @@
 noinst_LTLIBRARIES += %D%/libcli.la
 %C%_libcli_la_SOURCES = \
 	%D%/cli.h \
+	%D%/command.c \
 	%D%/json.c \
 	%D%/msg.c \
 	%D%/options.c \
+	%D%/parse.c \
 	%D%/quote.c
 
 bin_PROGRAMS += %D%/tmpcreate
-%C%_tmpcreate_SOURCES = %D%/tmpcreate.c
+%C%_tmpcreate_SOURCES = \
+	%D%/tmpcreate.c \
+	%D%/tmpcreate.h \
+	%D%/tmpcreate-mktemp.c \
+	%D%/tmpcreate-output.c \
+	%D%/tmpcreate-probe.c \
+	%D%/tmpcreate-scratch.c
 %C%_tmpcreate_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)

@@ -63,6 +63,19 @@ void cli_die(int status, int err, const char *fmt, ...)
 	exit(status);
 }
 
+void cli_bad_word(const char *option, const char *word, const char *const *words, size_t n)
+{
+	char valid[256] = "";
+	char name[64];
+
+	for (size_t i = 0; i < n; i++)
+		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s'%s'",
+			       i ? ", " : "", words[i]);
+	(void)snprintf(name, sizeof(name), "--%s", option);
+	cli_usage_error(_("invalid argument %s for %s; valid arguments are %s"),
+			cli_quote(word), cli_quote(name), valid);
+}
+
 void cli_try_help(void)
 {
 	fprintf(stderr, _("Try '%s --help' for more information.\n"), program_name);

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tmpcreate's mktemp mode: a drop-in for mktemp(1) whose files start
+ * unnamed (O_TMPFILE) and get their name only once ready.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tmpcreate.h"
+
+/* The last component of @s, trailing slashes included (as gnulib's last_component()). */
+static const char *last_component(const char *s)
+{
+	const char *base = s;
+	bool slash = false;
+
+	while (*base == '/')
+		base++;
+	for (const char *p = base; *p != '\0'; p++) {
+		if (*p == '/') {
+			slash = true;
+		} else if (slash) {
+			base = p;
+			slash = false;
+		}
+	}
+	return base;
+}
+
+static size_t count_trailing_x(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (len > 0 && s[len - 1] == 'X') {
+		len--;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Make the file (or directory, or name) and return its path, or NULL; a
+ * file comes with its object in *@ret_tf, its name held until printed.
+ */
+static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattrs_tmpl *tmpl,
+			 struct fattrs_tmpfile **ret_tf)
+{
+	struct fattrs_tmpfile *tf = NULL;
+	char why[256];
+	char *path = NULL;
+	int r;
+
+	if (ctl->dry_run) {
+		r = fattrs_tmpname_pick(AT_FDCWD, tmpl, &path);
+	} else if (ctl->directory) {
+		r = fattrs_tmpdir_new(AT_FDCWD, tmpl, 0700, &path);
+	} else {
+		/* Held: removed on a signal, or if its name cannot be printed. */
+		cleanup_on_signals();
+		r = fattrs_tmpfile_new(AT_FDCWD, tmpl, 0600, ctl->method, FATTRS_TMP_HOLD, &tf);
+		if (r == 0)
+			r = fattrs_tmpfile_link(tf, tmpl);
+		if (r == 0)
+			path = strdup(fattrs_tmpfile_path(tf));
+		if (r == 0 && path == NULL)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		if (ctl->quiet)
+			goto out;
+		if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
+			cli_warn(0, _("failed to create file via template %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
+				 cli_quote(tmpl->path), strerror(EOPNOTSUPP));
+		else
+			cli_warn(-r, ctl->directory ? _("failed to create directory via template %s")
+						    : _("failed to create file via template %s"),
+				 cli_quote(tmpl->path));
+		goto out;
+	}
+	if (ctl->verbose) {
+		if (ctl->dry_run) {
+			cli_warn(0, _("chose name %s; nothing was created"), cli_quote(path));
+		} else if (ctl->directory) {
+			cli_warn(0, _("created directory %s"), cli_quote(path));
+		} else {
+			int err;
+			enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
+			enum fattrs_tmp_method m = fattrs_tmpfile_method(tf);
+
+			if (m == FATTRS_TMP_TMPFILE)
+				cli_warn(0, _("created file %s with method tmpfile (%s); linked with %s"),
+					 cli_quote(path), why_words(w, err, why, sizeof(why)),
+					 link_words[fattrs_tmpfile_via(tf)]);
+			else
+				cli_warn(0, _("created file %s with method named (%s)"),
+					 cli_quote(path), why_words(w, err, why, sizeof(why)));
+		}
+	}
+out:
+	*ret_tf = tf;
+	return path;
+}
+
+int mktemp_main(struct tmpcreate_control *ctl, const char **args)
+{
+	size_t nargs = 0;
+	const char *template = FATTRS_DEFAULT_TEMPLATE;
+	struct fattrs_tmpfile *tf = NULL;
+	char *full = NULL, *path;
+	size_t len, suffix_len, x_count;
+	bool use_tmpdir = ctl->use_tmpdir;
+	int status = CLI_EXIT_OK;
+
+	while (args != NULL && args[nargs] != NULL)
+		nargs++;
+	if (nargs >= 2)
+		cli_usage_error(_("too many templates"));
+	if (nargs == 0)
+		use_tmpdir = true;
+	else
+		template = args[0];
+
+	len = strlen(template);
+	if (ctl->suffix != NULL) {
+		if (len == 0 || template[len - 1] != 'X')
+			cli_die(CLI_EXIT_FAILURE, 0, _("with --suffix, template %s must end in X"),
+				cli_quote(template));
+		suffix_len = strlen(ctl->suffix);
+		if (asprintf(&full, "%s%s", template, ctl->suffix) < 0)
+			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	} else {
+		const char *x = strrchr(template, 'X');
+
+		suffix_len = x != NULL ? strlen(x + 1) : 0;
+		full = strdup(template);
+		if (full == NULL)
+			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	}
+	len = strlen(full);
+	if (suffix_len > 0 && last_component(full + len - suffix_len) != full + len - suffix_len)
+		cli_die(CLI_EXIT_FAILURE, 0, _("invalid suffix %s, contains directory separator"),
+			cli_quote(full + len - suffix_len));
+	x_count = count_trailing_x(full, len - suffix_len);
+	if (x_count < FATTRS_TEMPLATE_MIN_X)
+		cli_die(CLI_EXIT_FAILURE, 0, _("too few X's in template %s"), cli_quote(full));
+
+	if (use_tmpdir) {
+		const char *dir;
+		const char *env = getenv_nonempty("TMPDIR");
+		char *joined;
+
+		if (ctl->deprecated_t) {
+			/* -t: $TMPDIR wins over -p DIR. */
+			dir = env != NULL ? env : tmpdir_arg(ctl) != NULL ? tmpdir_arg(ctl)
+									    : FATTRS_DEFAULT_TMPDIR;
+			if (strchr(full, '/') != NULL)
+				cli_die(CLI_EXIT_FAILURE, 0,
+					_("invalid template, %s, contains directory separator"),
+					cli_quote(full));
+		} else {
+			dir = tmpdir_of(ctl);
+			if (full[0] == '/')
+				cli_die(CLI_EXIT_FAILURE, 0,
+					_("invalid template, %s; with --tmpdir, it may not be absolute"),
+					cli_quote(full));
+		}
+		joined = fattrs_path_join(dir, full);
+		if (joined == NULL)
+			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+		free(full);
+		full = joined;
+		len = strlen(full);
+	}
+
+	const struct fattrs_tmpl tmpl = {
+		.path = full,
+		.x_off = len - suffix_len - x_count,
+		.x_len = x_count,
+	};
+	/* Our own buffer: stdio then skips probing stdout (fstat, TCGETS). */
+	static char outbuf[BUFSIZ];
+
+	(void)setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	path = mktemp_make(ctl, &tmpl, &tf);
+	if (path == NULL) {
+		status = CLI_EXIT_FAILURE;
+	} else if (tf != NULL && fattrs_tmpfile_fd(tf) == STDOUT_FILENO) {
+		/* stdout was closed: the file took its number, and its name cannot be told. */
+		if (!ctl->quiet)
+			cli_warn(EBADF, _("write error"));
+		status = CLI_EXIT_FAILURE;
+	} else {
+		puts(path);
+		/* A name nobody can read is a leak: remove what was made. */
+		if (!ctl->dry_run && !cli_close_stdout(false)) {
+			int err = errno;
+
+			if (tf == NULL)
+				(void)rmdir(path);
+			if (!ctl->quiet)
+				cli_warn(err, _("write error"));
+			status = CLI_EXIT_FAILURE;
+		} else if (tf != NULL) {
+			fattrs_tmpfile_keep(tf);
+		}
+	}
+	fattrs_tmpfile_free(tf);
+	free(path);
+	free(full);
+	return status;
+}
+
