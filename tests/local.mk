@@ -61,6 +61,7 @@ BATS_TESTS = \
 	tests/tmpcreate/probe.bats \
 	tests/tmpcreate/errors.bats \
 	tests/tmpcreate/output.bats \
+	tests/tmpcreate/replace.bats \
 	tests/tmpcreate/scratch.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \

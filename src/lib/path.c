@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,135 @@ char *fattrs_path_dir(const char *path)
 /* Linux's limit on symbolic links followed in one lookup. */
 #define MAX_SYMLINKS 40
 
+/*
+ * The value of /proc/sys/fs/NAME, or @unknown when it cannot be read (no
+ * /proc).  Read each time it matters, which is rarely: a link or a file
+ * someone else owns in a sticky directory.
+ */
+static int fs_sysctl(const char *name, int unknown)
+{
+	char path[64], buf[16];
+	int fd, v = unknown;
+	ssize_t n;
+
+	(void)snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return unknown;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		v = atoi(buf);
+	}
+	(void)close(fd);
+	return v;
+}
+
+/*
+ * fs.protected_symlinks, as the kernel's may_follow_link() applies it to
+ * the link @lnk found in the directory @dir: a link in a sticky
+ * world-writable directory is followed only by its owner, or when the
+ * directory's owner owns it too.  Without /proc the rule is taken as on
+ * (the setting every distribution ships).
+ */
+static bool may_follow(const struct stat *dir, const struct stat *lnk)
+{
+	if (lnk->st_uid == geteuid())
+		return true;
+	if ((dir->st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+		return true;
+	if (dir->st_uid == lnk->st_uid)
+		return true;
+	return fs_sysctl("protected_symlinks", 1) == 0;
+}
+
+/*
+ * The target of the link open as @fd (O_PATH|O_NOFOLLOW), read into a
+ * buffer grown until it fits: st_size is not to be trusted (0 for /proc's
+ * links and on some FUSE filesystems).
+ */
+static int read_link(int fd, char **ret)
+{
+	size_t size = 256;
+
+	for (;;) {
+		char *buf = malloc(size);
+		ssize_t n;
+
+		if (buf == NULL)
+			return -ENOMEM;
+		n = readlinkat(fd, "", buf, size);
+		if (n < 0) {
+			int r = -errno;
+
+			free(buf);
+			return r;
+		}
+		if ((size_t)n < size) {
+			buf[n] = '\0';
+			*ret = buf;
+			return 0;
+		}
+		free(buf);
+		if (size >= (size_t)1 << 20)
+			return -ENAMETOOLONG;
+		size *= 2;
+	}
+}
+
+/*
+ * One step: if @cur names a symbolic link, its target in *@ret_next
+ * (relative targets joined to the link's directory); NULL when @cur is not
+ * a link (or not there, or its directory cannot be reached: the caller's
+ * next step reports that).  The link and its directory are looked at
+ * through descriptors, so what is checked is what is read.
+ */
+static int follow_once(int dirfd, const char *cur, char **ret_next)
+{
+	const char *slash = strrchr(cur, '/');
+	const char *name = slash != NULL ? slash + 1 : cur;
+	char *dir = fattrs_path_dir(cur), *target = NULL;
+	struct stat dst, lst;
+	int dfd = -1, lfd = -1, r = 0;
+
+	*ret_next = NULL;
+	if (dir == NULL)
+		return -ENOMEM;
+	if (*name == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		goto out;
+	dfd = openat(dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		goto out;
+	lfd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd < 0 || fstat(lfd, &lst) < 0 || fstat(dfd, &dst) < 0)
+		goto out;
+	if (!S_ISLNK(lst.st_mode))
+		goto out;
+	if (!may_follow(&dst, &lst)) {
+		r = -EACCES;
+		goto out;
+	}
+	r = read_link(lfd, &target);
+	if (r < 0 || target == NULL)
+		goto out;
+	if (target[0] == '/') {
+		*ret_next = target;
+		target = NULL;
+	} else {
+		*ret_next = fattrs_path_join(dir, target);
+		if (*ret_next == NULL)
+			r = -ENOMEM;
+	}
+out:
+	if (lfd >= 0)
+		(void)close(lfd);
+	if (dfd >= 0)
+		(void)close(dfd);
+	free(target);
+	free(dir);
+	return r;
+}
+
 int fattrs_path_resolve(int dirfd, const char *path, char **ret)
 {
 	char *cur = strdup(path);
@@ -54,42 +184,21 @@ int fattrs_path_resolve(int dirfd, const char *path, char **ret)
 	if (cur == NULL)
 		return -ENOMEM;
 	for (int i = 0; i <= MAX_SYMLINKS; i++) {
-		struct stat st;
-		char *target, *dir, *next;
-		ssize_t n;
+		char *next;
+		int r = follow_once(dirfd, cur, &next);
 
-		if (fstatat(dirfd, cur, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode)) {
+		if (r < 0) {
+			free(cur);
+			return r;
+		}
+		if (next == NULL) {
 			/* Not a link (or not there: a dangling link's target is created). */
 			*ret = cur;
 			return 0;
-		}
-		target = malloc((size_t)st.st_size + 2);
-		if (target == NULL)
-			goto nomem;
-		n = readlinkat(dirfd, cur, target, (size_t)st.st_size + 1);
-		if (n < 0 || n > st.st_size) {
-			/* Changed under us: take it as it is now. */
-			free(target);
-			*ret = cur;
-			return 0;
-		}
-		target[n] = '\0';
-		if (target[0] == '/') {
-			next = target;
-		} else {
-			dir = fattrs_path_dir(cur);
-			next = dir != NULL ? fattrs_path_join(dir, target) : NULL;
-			free(dir);
-			free(target);
-			if (next == NULL)
-				goto nomem;
 		}
 		free(cur);
 		cur = next;
 	}
 	free(cur);
 	return -ELOOP;
-nomem:
-	free(cur);
-	return -ENOMEM;
 }

@@ -499,9 +499,88 @@ static void test_path_resolve__loops(void)
 	empty_dir(topfd);
 }
 
+/*
+ * A link whose lstat() size is 0 (/proc's, some FUSE filesystems') is
+ * followed like any other: its target is read whole, not cut at st_size.
+ */
+static void test_path_resolve__link_with_size_zero(void)
+{
+	char cwd[PATH_MAX], *got = NULL;
+	struct stat st;
+
+	if (skip_unless(lstat("/proc/self/cwd", &st) == 0 && st.st_size == 0 &&
+			getcwd(cwd, sizeof(cwd)) != NULL, 3, "no /proc link of size 0 here"))
+		return;
+	is_int(fattrs_path_resolve(AT_FDCWD, "/proc/self/cwd", &got), 0, "/proc/self/cwd resolves");
+	is_str(got, cwd, "to the working directory, not to the link itself");
+	free(got);
+	got = NULL;
+	(void)symlinkat("/proc/self/cwd", topfd, "pc");
+	(void)fattrs_path_resolve(topfd, "pc", &got);
+	is_str(got, cwd, "so does a link to it");
+	free(got);
+	left_only("pc", NULL);
+}
+
+/* What the kernel's own lookup says of following @name (relative to topfd): 0 or -errno. */
+static int kernel_follows(const char *name)
+{
+	int fd = openat(topfd, name, O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	(void)close(fd);
+	return 0;
+}
+
+/*
+ * fs.protected_symlinks: a link someone else owns in a sticky
+ * world-writable directory is followed only when the kernel would follow
+ * it (whatever the setting is now: the answer is compared with the
+ * kernel's own lookup, for links to a file and dangling ones).
+ */
+static void test_path_resolve__protected_symlinks(void)
+{
+	static const char *const links[] = { "st/other", "st/other-dangling", "st/dirs", "st/mine" };
+	char *got;
+
+	if (skip_unless(geteuid() == 0, 2 * 4 + 1, "needs root to own a link as someone else"))
+		return;
+	(void)mkdirat(topfd, "st", 0755);
+	(void)fchmodat(topfd, "st", 01777, 0);
+	(void)put_file("f", "file");
+	(void)symlinkat("../f", topfd, "st/other");
+	(void)symlinkat("../gone", topfd, "st/other-dangling");
+	(void)symlinkat("../f", topfd, "st/dirs");
+	(void)symlinkat("../f", topfd, "st/mine");
+	(void)fchownat(topfd, "st/other", 65534, 65534, AT_SYMLINK_NOFOLLOW);
+	(void)fchownat(topfd, "st/other-dangling", 65534, 65534, AT_SYMLINK_NOFOLLOW);
+	/* Owned by the directory's owner (uid 1): followed whatever the setting. */
+	(void)fchownat(topfd, "st", 1, 1, AT_SYMLINK_NOFOLLOW);
+	(void)fchownat(topfd, "st/dirs", 1, 1, AT_SYMLINK_NOFOLLOW);
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		int want = kernel_follows(links[i]);
+		int r;
+
+		got = NULL;
+		r = fattrs_path_resolve(topfd, links[i], &got);
+		is_int(r, want == -EACCES ? -EACCES : 0, "%s: followed or refused as the kernel does (%s)",
+		       links[i], want == -EACCES ? "refused" : "followed");
+		tap_ok(r < 0 || (got != NULL && strcmp(got, links[i]) != 0), "%s: resolved to %s", links[i],
+		       got != NULL ? got : "(nothing)");
+		free(got);
+	}
+	/* A link in a sticky directory that is not world-writable is always followed. */
+	(void)fchmodat(topfd, "st", 01775, 0);
+	got = NULL;
+	is_int(fattrs_path_resolve(topfd, "st/other", &got), 0, "not world-writable: followed");
+	free(got);
+	empty_dir(topfd);
+}
+
 int main(void)
 {
-	if (!top_plan(top_make("publish"), 97))
+	if (!top_plan(top_make("publish"), 97 + 4 + 9))
 		return 1;
 	have_tmpfile = top_has_tmpfile();
 	test_publish__unnamed_as_new_name();
@@ -523,5 +602,7 @@ int main(void)
 	test_path_resolve__not_a_link();
 	test_path_resolve__relative_in_subdirectory();
 	test_path_resolve__loops();
+	test_path_resolve__link_with_size_zero();
+	test_path_resolve__protected_symlinks();
 	return top_done();
 }
