@@ -112,10 +112,10 @@ static const struct fattrs_kflag kflags[] = {
 
 /*
  * Set when file_getattr(2) answered ENOSYS (or a test asked): from then
- * on the process uses the ioctls.  A race between threads only costs one
- * more ENOSYS.
+ * on the process uses the ioctls.  Atomic: a race between threads only
+ * costs one more ENOSYS; a child after fork(2) has the same kernel.
  */
-static bool no_file_attr;
+static _Atomic bool no_file_attr;
 
 const struct fattrs_kflag *fattrs_kflags_table(size_t *ret_n)
 {

@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -12,9 +14,28 @@
 static const char alphabet[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/* One getrandom(2) call serves many names: 10 X's take 10 bytes. */
-static unsigned char pool[256];
-static size_t pool_left;
+/*
+ * One getrandom(2) call serves many names: 10 X's take 10 bytes.  Each
+ * thread draws from its own pool, so no lock is needed.  A child after
+ * fork(2) must not hand out the names its parent is about to: it forgets
+ * its copy of the pool (pool_forget, run by pthread_atfork(3)).  Where
+ * that handler could not be registered, nothing is kept between calls.
+ */
+static _Thread_local unsigned char pool[256];
+static _Thread_local size_t pool_left;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static bool atfork_failed;
+
+static void pool_forget(void)
+{
+	explicit_bzero(pool, sizeof(pool));
+	pool_left = 0;
+}
+
+static void atfork_register(void)
+{
+	atfork_failed = pthread_atfork(NULL, NULL, pool_forget) != 0;
+}
 
 static int pool_byte(unsigned char *ret)
 {
@@ -40,6 +61,9 @@ static int pool_byte(unsigned char *ret)
 
 int fattrs_random_fill(char *buf, size_t len)
 {
+	(void)pthread_once(&atfork_once, atfork_register);
+	if (atfork_failed)
+		pool_forget();
 	for (size_t i = 0; i < len; i++) {
 		unsigned char b;
 		int r = pool_byte(&b);

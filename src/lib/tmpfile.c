@@ -39,8 +39,10 @@ struct fattrs_tmpfile {
  * How unnamed files get linked in this process, learned on the first link:
  * AT_EMPTY_PATH is tried first; after it has failed once, only /proc is
  * tried; after both have failed, auto creates named files from the start.
+ * What was learned stays true in a child after fork(2) (same kernel,
+ * credentials and mounts); threads share it, atomically.
  */
-static enum fattrs_link_via link_known = FATTRS_LINK_UNKNOWN;
+static _Atomic enum fattrs_link_via link_known = FATTRS_LINK_UNKNOWN;
 
 /*
  * Scratch names not yet published, for fattrs_tmpfile_cleanup_signal().
@@ -52,12 +54,16 @@ static enum fattrs_link_via link_known = FATTRS_LINK_UNKNOWN;
  * after it was made, with signals blocked; one still waiting for its
  * descriptor (SCRATCH_PENDING, the named method's open) is left alone.
  * A full registry only costs signal clean-up: objects remove their own
- * names.
+ * names.  A slot belongs to the process that registered it: a child after
+ * fork(2) has a copy of its parent's slots, and its signals must not take
+ * the names its parent still owns.  Threads claim slots atomically.
  */
 #define SCRATCH_SLOTS 16
 #define SCRATCH_PENDING (-1)
 #define SCRATCH_TRUSTED (-2)
 static struct {
+	int claimed;		/* taken by a thread, atomically */
+	pid_t owner;		/* the process that registered the name */
 	int dirfd;
 	volatile int fd;
 	const char *volatile path;
@@ -66,10 +72,14 @@ static struct {
 static int scratch_register(int dirfd, const char *path, int fd)
 {
 	for (int i = 0; i < SCRATCH_SLOTS; i++) {
-		if (scratch[i].path == NULL) {
+		int unclaimed = 0;
+
+		if (__atomic_compare_exchange_n(&scratch[i].claimed, &unclaimed, 1, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			scratch[i].owner = getpid();
 			scratch[i].dirfd = dirfd;
 			scratch[i].fd = fd;
-			scratch[i].path = path;
+			__atomic_store_n(&scratch[i].path, path, __ATOMIC_RELEASE);
 			return i;
 		}
 	}
@@ -78,8 +88,10 @@ static int scratch_register(int dirfd, const char *path, int fd)
 
 static void scratch_forget(int slot)
 {
-	if (slot >= 0)
-		scratch[slot].path = NULL;
+	if (slot >= 0) {
+		__atomic_store_n(&scratch[slot].path, NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&scratch[slot].claimed, 0, __ATOMIC_RELEASE);
+	}
 }
 
 /*
@@ -106,12 +118,14 @@ static int make_registered(int dirfd, const char *path, int (*make)(int, const c
 
 void fattrs_tmpfile_cleanup_signal(void)
 {
+	pid_t self = getpid();
+
 	for (int i = 0; i < SCRATCH_SLOTS; i++) {
-		const char *p = scratch[i].path;
+		const char *p = __atomic_load_n(&scratch[i].path, __ATOMIC_ACQUIRE);
 		int fd = scratch[i].fd;
 		struct stat mine, there;
 
-		if (p == NULL || fd == SCRATCH_PENDING)
+		if (p == NULL || fd == SCRATCH_PENDING || scratch[i].owner != self)
 			continue;
 		if (fd >= 0 && (fstat(fd, &mine) < 0 ||
 				fstatat(scratch[i].dirfd, p, &there, AT_SYMLINK_NOFOLLOW) < 0 ||

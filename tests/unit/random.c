@@ -4,8 +4,12 @@
 
 #include "fattrs.h"
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "fixture.h"
@@ -103,13 +107,111 @@ static void test_random__all_62_characters_appear(void)
 	is_int(extra, 0, "no other character appears");
 }
 
+/*
+ * Fork and return what the child's fattrs_random_fill() of @len bytes
+ * gave (in @buf, NUL-terminated), or false.
+ */
+static bool fill_in_child(char *buf, size_t len)
+{
+	int p[2], st;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe(p) < 0)
+		return false;
+	pid = fork();
+	if (pid == 0) {
+		char b[64];
+
+		if (len > sizeof(b) || fattrs_random_fill(b, len) < 0 ||
+		    write(p[1], b, len) != (ssize_t)len)
+			_exit(1);
+		_exit(0);
+	}
+	(void)close(p[1]);
+	n = pid < 0 ? -1 : read(p[0], buf, len);
+	(void)close(p[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return false;
+	buf[n < 0 ? 0 : n] = '\0';
+	return n == (ssize_t)len;
+}
+
+static void test_random__fork_children_draw_their_own_names(void)
+{
+	char first[2], parent[33] = "", a[33] = "", b[33] = "";
+	bool ok;
+
+	/* Something left in the pool, as after a name was made. */
+	(void)fattrs_random_fill(first, 1);
+	ok = fill_in_child(a, 32) && fill_in_child(b, 32);
+	tap_ok(ok, "two children after fork fill 32 bytes each");
+	(void)fattrs_random_fill(parent, 32);
+	/* 62^-32: equal means the pool was shared, not bad luck. */
+	tap_ok(strcmp(a, parent) != 0, "a child's name differs from the parent's next ('%s', '%s')",
+	       a, parent);
+	tap_ok(strcmp(a, b) != 0, "two children's names differ ('%s', '%s')", a, b);
+}
+
+#define THREADS 4
+#define THREAD_NAMES 2000
+#define NAME_LEN 16
+
+static void *thread_fill(void *arg)
+{
+	char (*names)[NAME_LEN + 1] = arg;
+
+	for (int i = 0; i < THREAD_NAMES; i++) {
+		if (fattrs_random_fill(names[i], NAME_LEN) < 0)
+			return NULL;
+		names[i][NAME_LEN] = '\0';
+	}
+	return arg;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static void test_random__threads_draw_distinct_names(void)
+{
+	static char names[THREADS * THREAD_NAMES][NAME_LEN + 1];
+	pthread_t t[THREADS];
+	size_t n = sizeof(names) / sizeof(names[0]), dup = 0, bad = 0;
+	int done = 0;
+
+	for (int i = 0; i < THREADS; i++) {
+		if (pthread_create(&t[i], NULL, thread_fill, names[i * THREAD_NAMES]) == 0)
+			done++;
+	}
+	for (int i = 0; i < done; i++) {
+		void *ret;
+
+		if (pthread_join(t[i], &ret) != 0 || ret == NULL)
+			done--;
+	}
+	is_int(done, THREADS, "%d threads fill %d names each", THREADS, THREAD_NAMES);
+	qsort(names, n, sizeof(names[0]), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(names[i]) != NAME_LEN)
+			bad++;
+		else if (i > 0 && strcmp(names[i - 1], names[i]) == 0)
+			dup++;
+	}
+	is_int(bad, 0, "every name is %d characters", NAME_LEN);
+	is_int(dup, 0, "no two of the %zu names are equal", n);
+}
+
 int main(void)
 {
-	tap_plan(12);
+	tap_plan(18);
 	test_random__only_letters_and_digits();
 	test_random__fills_exactly_len();
 	test_random__zero_len_touches_nothing();
 	test_random__two_fills_differ();
 	test_random__all_62_characters_appear();
+	test_random__fork_children_draw_their_own_names();
+	test_random__threads_draw_distinct_names();
 	return tap_done();
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The words this program's results have always had. */
@@ -567,6 +568,63 @@ static void test_tmpfile__cleanup_signal_removes_scratch_names(void)
 	nothing_left();
 }
 
+/*
+ * A child after fork(2) has copies of its parent's objects and of the
+ * registry; a signal that makes the child clean up takes only the names
+ * the child made.  (tmpcreate's child runs the handler until it execs.)
+ */
+static void test_tmpfile__child_signal_leaves_parent_names(void)
+{
+	struct fattrs_tmpfile *held = NULL, *scratch = NULL, *mine = NULL;
+	char nh[PATH_MAX], ns[PATH_MAX], child[PATH_MAX] = "";
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct tt t;
+	int rh, rs, p[2], st = -1;
+	pid_t pid = -1;
+	ssize_t n = -1;
+
+	/* One name registered with its descriptor, one registered as trusted. */
+	rs = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".fs.", 10), 0600, FATTRS_TMP_NAMED,
+				FATTRS_TMP_SCRATCH, &scratch);
+	rh = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".fh.", 10), 0600, FATTRS_TMP_AUTO,
+				FATTRS_TMP_HOLD, &held);
+	if (rh == 0)
+		rh = fattrs_tmpfile_link(held, &t.tmpl);
+	path_copy(rs == 0 ? scratch : NULL, ns, sizeof(ns));
+	path_copy(rh == 0 ? held : NULL, nh, sizeof(nh));
+	if (rs == 0 && rh == 0 && pipe(p) == 0) {
+		pid = fork();
+		if (pid == 0) {
+			(void)close(p[0]);
+			(void)sigemptyset(&sa.sa_mask);
+			(void)sigaction(SIGUSR1, &sa, NULL);
+			if (fattrs_tmpfile_new(topfd, tt_make(&t, false, ".fc.", 10), 0600,
+					       FATTRS_TMP_NAMED, FATTRS_TMP_SCRATCH, &mine) < 0 ||
+			    write(p[1], fattrs_tmpfile_path(mine),
+				  strlen(fattrs_tmpfile_path(mine))) < 0)
+				_exit(1);
+			(void)raise(SIGUSR1);
+			_exit(0);
+		}
+		(void)close(p[1]);
+		if (pid > 0)
+			n = read(p[0], child, sizeof(child) - 1);
+		child[n > 0 ? n : 0] = '\0';
+		(void)close(p[0]);
+		if (pid > 0)
+			(void)waitpid(pid, &st, 0);
+	}
+	tap_ok(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && n > 0,
+	       "a forked child makes a scratch name and raises a clean-up signal");
+	tap_ok(child[0] != '\0' && !exists(child), "the child's handler removes the child's name");
+	tap_ok(exists(ns) && exists(nh), "and leaves the parent's scratch and held names alone");
+	fattrs_tmpfile_cleanup_signal();
+	tap_ok(!exists(ns) && !exists(nh), "the parent's own clean-up still removes them");
+	scratch = fattrs_tmpfile_free(scratch);
+	held = fattrs_tmpfile_free(held);
+	nothing_left();
+}
+
 static void test_tmpfile__scratch_beyond_eight_is_removed_too(void)
 {
 	struct fattrs_tmpfile *tf[12] = { NULL };
@@ -795,7 +853,7 @@ static void test_tmpfile__scratch_remade_named_is_kept_once_linked(void)
 
 int main(void)
 {
-	if (!top_plan(top_make("tmpfile"), 123))
+	if (!top_plan(top_make("tmpfile"), 128))
 		return 1;
 	have_tmpfile = top_has_tmpfile();
 	test_tmpfile__auto_uses_tmpfile_where_supported();
@@ -817,6 +875,7 @@ int main(void)
 	test_tmpfile__scratch_published_is_kept();
 	test_tmpfile__scratch_unnamed_link_is_kept();
 	test_tmpfile__cleanup_signal_removes_scratch_names();
+	test_tmpfile__child_signal_leaves_parent_names();
 	test_tmpfile__scratch_beyond_eight_is_removed_too();
 	test_tmpfile__free_null_is_null();
 	test_tmpfile__tmpdir_is_0700();
