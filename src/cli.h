@@ -84,6 +84,16 @@ __attribute__((noreturn)) void cli_version(void);
 poptContext cli_popt_context(int argc, const char **argv, const struct poptOption *table,
 			     const char *operands);
 
+/*
+ * For tools whose operands may start with '-' (setfattrs: "-i" is an
+ * operation): how many words an option word @w takes from argv, counting
+ * itself: 2 when it needs the next word @next (may be NULL) as its
+ * argument, 1 when it stands alone, 0 when @w is no option of @table.
+ * "--" and every "--name" are options (popt words the unknown ones); "-X..."
+ * is one only when every letter is a short option of @table.
+ */
+int cli_popt_option_words(const struct poptOption *table, const char *w, const char *next);
+
 /* Report popt's error @rc in getopt's words, with the "Try" line; exit 1. */
 __attribute__((noreturn)) void cli_popt_fail(poptContext pc, int rc);
 

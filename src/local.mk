@@ -19,3 +19,7 @@ bin_PROGRAMS += %D%/tmpcreate
 	%D%/tmpcreate-probe.c \
 	%D%/tmpcreate-scratch.c
 %C%_tmpcreate_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)
+
+bin_PROGRAMS += %D%/setfattrs
+%C%_setfattrs_SOURCES = %D%/setfattrs.c
+%C%_setfattrs_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)

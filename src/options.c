@@ -105,6 +105,33 @@ static bool takes_arg(const struct poptOption *o)
 	return type != POPT_ARG_NONE && type != POPT_ARG_VAL;
 }
 
+int cli_popt_option_words(const struct poptOption *table, const char *w, const char *next)
+{
+	if (w[0] != '-' || w[1] == '\0')
+		return 0;
+	if (w[1] == '-') {
+		const char *eq = strchr(w + 2, '=');
+		size_t len = eq != NULL ? (size_t)(eq - (w + 2)) : strlen(w + 2);
+		const struct poptOption *found[2], *o = find_long(table, w + 2, len);
+
+		if (o == NULL && len > 0 && find_prefix(table, w + 2, len, found, 0, 2) == 1)
+			o = found[0];
+		if (o != NULL && eq == NULL && takes_arg(o) && !(o->argInfo & POPT_ARGFLAG_OPTIONAL) &&
+		    next != NULL)
+			return 2;
+		return 1;
+	}
+	for (const char *c = w + 1; *c != '\0'; c++) {
+		const struct poptOption *s = find_short(table, *c);
+
+		if (s == NULL)
+			return 0;
+		if (takes_arg(s))
+			return c[1] == '\0' && next != NULL ? 2 : 1;
+	}
+	return 1;
+}
+
 /* The table popt was given, for the error messages. */
 static const struct poptOption *parse_table;
 /* The rewritten argv, freed with the process. */

@@ -22,6 +22,7 @@ AM_TESTS_ENVIRONMENT = \
 UNIT_TESTS = \
 	tests/unit/copy \
 	tests/unit/fflags \
+	tests/unit/flagops \
 	tests/unit/kflags \
 	tests/unit/mount \
 	tests/unit/path \
@@ -36,6 +37,8 @@ tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h tests/unit/fixture.
 tests_unit_copy_LDADD = $(UNIT_LDADD)
 tests_unit_fflags_SOURCES = tests/unit/fflags.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_fflags_LDADD = $(UNIT_LDADD)
+tests_unit_flagops_SOURCES = tests/unit/flagops.c tests/unit/tap.h
+tests_unit_flagops_LDADD = $(UNIT_LDADD)
 tests_unit_kflags_SOURCES = tests/unit/kflags.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_kflags_LDADD = $(UNIT_LDADD)
 tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h tests/unit/fixture.h
@@ -63,6 +66,7 @@ BATS_TESTS = \
 	tests/tmpcreate/output.bats \
 	tests/tmpcreate/replace.bats \
 	tests/tmpcreate/scratch.bats \
+	tests/setfattrs/operations.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/docs/consistency.bats \

@@ -444,5 +444,6 @@ int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount
 /* The attribute flags: the kernel's own (kflags.h) and the four of fattrs(7) (fflags.h). */
 #include "kflags.h"
 #include "fflags.h"
+#include "flagops.h"
 
 #endif /* FATTRS_H */

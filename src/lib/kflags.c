@@ -107,6 +107,9 @@ static const struct fattrs_kflag kflags[] = {
 
 #define N_KFLAGS (sizeof(kflags) / sizeof(kflags[0]))
 
+/* struct fattrs_flagops has a slot for each row. */
+_Static_assert(N_KFLAGS <= FATTRS_KFLAGS_MAX, "FATTRS_KFLAGS_MAX is too small for the table");
+
 #define AT_ALLOWED (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)
 #define WANT_ALL (FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS)
 

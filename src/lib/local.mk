@@ -7,8 +7,10 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/compat/linux.h \
 	%D%/kflags.h \
 	%D%/fflags.h \
+	%D%/flagops.h \
 	%D%/copy.c \
 	%D%/fflags.c \
+	%D%/flagops.c \
 	%D%/kflags.c \
 	%D%/mount.c \
 	%D%/path.c \

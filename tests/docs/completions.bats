@@ -46,12 +46,12 @@ bash_complete() {
 		COMPREPLY=()
 		"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}" | sort
-	' _ "$BASH_COMPLETION" "$COMPDIR/bash/tmpcreate" "$1"
+	' _ "$BASH_COMPLETION" "$COMPDIR/bash/${COMP_TOOL:-tmpcreate}" "$1"
 }
 
 # fish_complete 'line': what fish offers, "candidate<TAB>description" per line.
 fish_complete() {
-	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/tmpcreate.fish" "$1"
+	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/${COMP_TOOL:-tmpcreate}.fish" "$1"
 }
 
 # ------------------------------------------------------------------ bash
@@ -277,7 +277,7 @@ zsh_complete() {
 		(( marks == 2 )) || exit 2
 	EOF
 	mkdir -p "$BATS_TEST_TMPDIR/zsh"
-	cp "$COMPDIR/zsh/_tmpcreate" "$BATS_TEST_TMPDIR/zsh/"
+	cp "$COMPDIR"/zsh/_* "$BATS_TEST_TMPDIR/zsh/"
 	timeout 20 zsh -f "$BATS_TEST_TMPDIR/zcomplete.zsh" "$BATS_TEST_TMPDIR/zsh" "$1"
 }
 
@@ -314,4 +314,60 @@ zsh_complete() {
 	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
 	run -0 zsh_complete 'tmpcreate -o out -- ech'
 	assert_line 'echo'
+}
+
+# ------------------------------------------------------------------ setfattrs
+
+@test "bash: setfattrs completes operations, the last word of a comma list, options and files" {
+	require_bash_completion
+	COMP_TOOL=setfattrs
+	run -0 bash_complete 'setfattrs +nodu'
+	assert_output '+nodump'
+	run -0 bash_complete 'setfattrs +nodump,offl'
+	assert_output '+nodump,offline'
+	run -0 bash_complete 'setfattrs -immu'
+	assert_output '-immutable'
+	run -0 bash_complete 'setfattrs =pin'
+	assert_output '=pinned'
+	run -0 bash_complete 'setfattrs --dry'
+	assert_output '--dry-run'
+	run -0 bash_complete 'setfattrs +nodump fi'
+	assert_output 'file1'
+	# A read-only flag is never offered.
+	run -0 bash_complete 'setfattrs +exte'
+	assert_output ''
+}
+
+@test "bash: the setfattrs completion passes shellcheck" {
+	require_cmd shellcheck
+	run -0 shellcheck "$COMPDIR/bash/setfattrs"
+}
+
+@test "fish: setfattrs completes operations and options" {
+	require_cmd fish
+	COMP_TOOL=setfattrs
+	run -0 fish --no-config -n "$COMPDIR/fish/setfattrs.fish"
+	run -0 fish_complete 'setfattrs +nodump,offl'
+	assert_equal "$(cut -f1 <<<"$output")" '+nodump,offline'
+	run -0 fish_complete 'setfattrs -immu'
+	assert_equal "$(cut -f1 <<<"$output")" '-immutable'
+	run -0 fish_complete 'setfattrs --verb'
+	assert_equal "$(cut -f1 <<<"$output")" '--verbose'
+}
+
+@test "zsh: the setfattrs completion parses and compinit registers it" {
+	require_cmd zsh
+	run -0 zsh -n "$COMPDIR/zsh/_setfattrs"
+	run -0 zsh -fc 'fpath=($1 $fpath); autoload -U compinit; compinit -u -D; print -r -- $_comps[setfattrs]' \
+		_ "$COMPDIR/zsh"
+	assert_output '_setfattrs'
+}
+
+@test "zsh: setfattrs completes the last flag of an operation, and options" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	run -0 zsh_complete 'setfattrs +nodump,offl'
+	assert_output 'offline'
+	run -0 zsh_complete 'setfattrs --verb'
+	assert_output '--verbose'
 }

@@ -10,20 +10,21 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load '../helpers/common'
-	MAN_PAGE="$FATTRS_SRCDIR/man/tmpcreate.1"
 	COMPDIR="$FATTRS_SRCDIR/completions"
+	# The tool the helpers below look at; each test sets it.
+	TOOL=tmpcreate
 }
 
-# The long options of "tmpcreate --help", one per line, without "--".  Only
+# The long options of "$TOOL --help", one per line, without "--".  Only
 # the option column is read (a description may mention other options).
 help_long_options() {
-	tmpcreate --help | sed -nE 's/^ {2,6}(-[^-], +)?--([[:alnum:]][[:alnum:]-]*).*/\2/p'
+	"$TOOL" --help | sed -nE 's/^ {2,6}(-[^-], +)?--([[:alnum:]][[:alnum:]-]*).*/\2/p'
 }
 
-# The short option letters of "tmpcreate --usage", one per line: from
+# The short option letters of "$TOOL --usage", one per line: from
 # "[-duqtvV?]", "[-d|--directory]", "[-p DIR]" and the like.
 usage_short_letters() {
-	tmpcreate --usage | grep -oE '(^|[[ |])-[^- |[]+' | sed -E 's/^[[ |]?-//; s/\]$//' | fold -w1 | sort -u
+	"$TOOL" --usage | grep -oE '(^|[[ |])-[^- |[]+' | sed -E 's/^[[ |]?-//; s/\]$//' | fold -w1 | sort -u
 }
 
 # Fail listing every long option of --help that FILE lacks.  PATTERN is an
@@ -32,7 +33,7 @@ assert_options_in() {
 	local file=$1 pattern=$2 opt missing=()
 	local -a opts
 	mapfile -t opts < <(help_long_options)
-	((${#opts[@]} > 0)) || fail "no long options found in 'tmpcreate --help'"
+	((${#opts[@]} > 0)) || fail "no long options found in '$TOOL --help'"
 	assert_file_exists "$file"
 	for opt in "${opts[@]}"; do
 		grep -Eq -- "${pattern//@OPT@/$opt}" "$file" || missing+=("--$opt")
@@ -49,7 +50,9 @@ render_man() {
 	fi
 }
 
-@test "tmpcreate --help lists long options, --help and --usage among them" {
+# ---- the checks of one tool's man page and completions, run for each tool below
+
+check_help_lists_options() {
 	run -0 help_long_options
 	assert_line 'help'
 	assert_line 'usage'
@@ -57,31 +60,31 @@ render_man() {
 	(( ${#lines[@]} >= 4 ))
 }
 
-@test "tmpcreate.1 documents every long option of --help as .Fl Fl" {
-	assert_options_in "$MAN_PAGE" 'Fl Fl @OPT@([^[:alnum:]-]|$)'
+check_man_options() {
+	assert_options_in "$FATTRS_SRCDIR/man/$TOOL.1" 'Fl Fl @OPT@([^[:alnum:]-]|$)'
 }
 
-@test "the bash completion offers every long option of --help" {
-	assert_options_in "$COMPDIR/bash/tmpcreate" "(^|[^[:alnum:]-])--@OPT@([^[:alnum:]-]|\$)"
+check_bash_options() {
+	assert_options_in "$COMPDIR/bash/$TOOL" "(^|[^[:alnum:]-])--@OPT@([^[:alnum:]-]|\$)"
 }
 
-@test "the zsh completion offers every long option of --help" {
-	assert_options_in "$COMPDIR/zsh/_tmpcreate" "(^|[^[:alnum:]-])--@OPT@([^[:alnum:]-]|\$)"
+check_zsh_options() {
+	assert_options_in "$COMPDIR/zsh/_$TOOL" "(^|[^[:alnum:]-])--@OPT@([^[:alnum:]-]|\$)"
 }
 
-@test "the fish completion offers every long option of --help" {
-	assert_options_in "$COMPDIR/fish/tmpcreate.fish" "(^|[[:space:]])(-l|--long-option)[[:space:]]+'?@OPT@'?([[:space:]]|\$)"
+check_fish_options() {
+	assert_options_in "$COMPDIR/fish/$TOOL.fish" "(^|[[:space:]])(-l|--long-option)[[:space:]]+'?@OPT@'?([[:space:]]|\$)"
 }
 
-@test "the SYNOPSIS of tmpcreate.1 names every option letter of --usage" {
+check_synopsis_letters() {
 	local -a letters
 	local synopsis l missing=()
 	command -v mandoc >/dev/null 2>&1 || [[ -n ${MANDOC:-} ]] || command -v groff >/dev/null 2>&1 ||
 		skip "needs mandoc or groff to render the man page"
 	mapfile -t letters < <(usage_short_letters)
-	((${#letters[@]} > 0)) || fail "no option letters found in 'tmpcreate --usage'"
-	synopsis=$(render_man "$MAN_PAGE" | sed -n '/^SYNOPSIS/,/^[A-Z]/{/^[A-Z]/!p}')
-	[[ -n $synopsis ]] || fail "tmpcreate.1 has no SYNOPSIS"
+	((${#letters[@]} > 0)) || fail "no option letters found in '$TOOL --usage'"
+	synopsis=$(render_man "$FATTRS_SRCDIR/man/$TOOL.1" | sed -n '/^SYNOPSIS/,/^[A-Z]/{/^[A-Z]/!p}')
+	[[ -n $synopsis ]] || fail "$TOOL.1 has no SYNOPSIS"
 	# Option letters as the reader sees them: "[-dqtuv]", "-p dir", "-V | -?".
 	local shown
 	shown=$(grep -oE '(^|[[ |])-[^- |[]+' <<<"$synopsis" | sed -E 's/^[[ |]?-//; s/\]$//' | tr -d '\n')
@@ -89,6 +92,99 @@ render_man() {
 		[[ $shown == *"$l"* ]] || missing+=("-$l")
 	done
 	((${#missing[@]} == 0)) || fail "SYNOPSIS lacks: ${missing[*]}"$'\n'"$synopsis"
+}
+
+@test "tmpcreate --help lists long options, --help and --usage among them" {
+	TOOL=tmpcreate check_help_lists_options
+}
+
+@test "tmpcreate.1 documents every long option of --help as .Fl Fl" {
+	TOOL=tmpcreate check_man_options
+}
+
+@test "the bash completion of tmpcreate offers every long option of --help" {
+	TOOL=tmpcreate check_bash_options
+}
+
+@test "the zsh completion of tmpcreate offers every long option of --help" {
+	TOOL=tmpcreate check_zsh_options
+}
+
+@test "the fish completion of tmpcreate offers every long option of --help" {
+	TOOL=tmpcreate check_fish_options
+}
+
+@test "the SYNOPSIS of tmpcreate.1 names every option letter of --usage" {
+	TOOL=tmpcreate check_synopsis_letters
+}
+
+@test "setfattrs --help lists long options, --help and --usage among them" {
+	TOOL=setfattrs check_help_lists_options
+}
+
+@test "setfattrs.1 documents every long option of --help as .Fl Fl" {
+	TOOL=setfattrs check_man_options
+}
+
+@test "the bash completion of setfattrs offers every long option of --help" {
+	TOOL=setfattrs check_bash_options
+}
+
+@test "the zsh completion of setfattrs offers every long option of --help" {
+	TOOL=setfattrs check_zsh_options
+}
+
+@test "the fish completion of setfattrs offers every long option of --help" {
+	TOOL=setfattrs check_fish_options
+}
+
+@test "the SYNOPSIS of setfattrs.1 names every option letter of --usage" {
+	TOOL=setfattrs check_synopsis_letters
+}
+
+# ---- setfattrs: the one flag table, as --list prints it, in the man page and completions
+
+# "word letter readonly" per flag of 'setfattrs --list --json' ("-" for no letter).
+list_flags() {
+	setfattrs --list --json | sed -E 's/.*"flag":"([^"]*)","letter":("([^"]*)"|null).*"readonly":(true|false).*/\1 \3 \4/' |
+		awk '{ if (NF == 2) print $1, "-", $2; else print }'
+}
+
+@test "setfattrs --list: every flag once, in the table's order, letters unique" {
+	run -0 list_flags
+	((${#lines[@]} >= 30)) || fail "only ${#lines[@]} flags"
+	assert_line 'immutable i false'
+	assert_line 'extents e true'
+	assert_line 'offline - false'
+	assert_equal "$(cut -d' ' -f1 <<<"$output" | sort | uniq -d)" ''
+	assert_equal "$(cut -d' ' -f2 <<<"$output" | grep -v '^-$' | sort | uniq -d)" ''
+}
+
+@test "setfattrs.1 lists every flag of --list with its letter under FLAGS" {
+	local w l ro missing=()
+	while read -r w l ro; do
+		if [[ $l == - ]]; then
+			grep -Eq "^\.It Cm $w Ta - Ta" "$FATTRS_SRCDIR/man/setfattrs.1" || missing+=("$w")
+		else
+			grep -Eq "^\.It Cm $w Ta Cm $l Ta" "$FATTRS_SRCDIR/man/setfattrs.1" || missing+=("$w ($l)")
+		fi
+		if [[ $ro == true ]]; then
+			grep -Eq "^\.It Cm $w Ta .*read-only" "$FATTRS_SRCDIR/man/setfattrs.1" || missing+=("$w: read-only")
+		fi
+	done < <(list_flags)
+	((${#missing[@]} == 0)) || fail "setfattrs.1 lacks: ${missing[*]}"
+}
+
+@test "every setfattrs completion holds exactly the settable flag words and letters of --list" {
+	local want_words want_letters f got
+	want_words=$(list_flags | awk '$3 == "false" { print $1 }' | sort)
+	want_letters=$(list_flags | awk '$3 == "false" && $2 != "-" { print $2 }' | sort)
+	for f in bash/setfattrs zsh/_setfattrs fish/setfattrs.fish; do
+		got=$(sed -nE "s/.*[[:space:]]flags=?[[:space:]]*'([^']*)'.*/\1/p" "$COMPDIR/$f" | tr ' ' '\n' | sort)
+		assert_equal "$got" "$want_words"
+		got=$(sed -nE "s/.*[[:space:]]letters=?[[:space:]]*'([^']*)'.*/\1/p" "$COMPDIR/$f" | fold -w1 | sort)
+		assert_equal "$got" "$want_letters"
+	done
 }
 
 @test "every man page is clean under mandoc -Tlint -Wwarning" {

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setfattrs(1)'s operations: "[+-=]FLAG[,FLAG]..." parsed left to right
+ * into one per-flag plan, against the one flag table of each kind
+ * (kflags.c, fflags.c).  Nothing here touches a file.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* A token longer than this is no flag (the longest word has 17 bytes). */
+#define TOKEN_MAX 64
+
+void fattrs_flagops_init(struct fattrs_flagops *ops)
+{
+	*ops = (struct fattrs_flagops){ .assign = false };
+}
+
+bool fattrs_flagops_empty(const struct fattrs_flagops *ops)
+{
+	if (ops->assign)
+		return false;
+	for (size_t i = 0; i < FATTRS_NFFLAGS; i++) {
+		if (ops->fop[i] != FATTRS_FLAGOP_KEEP)
+			return false;
+	}
+	for (size_t i = 0; i < FATTRS_KFLAGS_MAX; i++) {
+		if (ops->kop[i] != FATTRS_FLAGOP_KEEP)
+			return false;
+	}
+	return true;
+}
+
+/* The row index of the kernel flag whose word is @tok (@len bytes), or -1. */
+static int kword_find(const char *tok, size_t len)
+{
+	size_t n;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(t[i].name) == len && memcmp(t[i].name, tok, len) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int kletter_find(char c)
+{
+	size_t n;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+
+	for (size_t i = 0; c != '\0' && i < n; i++) {
+		if (t[i].letter == c)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int fword_find(const char *tok, size_t len)
+{
+	char buf[TOKEN_MAX + 1];
+
+	if (len > TOKEN_MAX)
+		return -1;
+	memcpy(buf, tok, len);
+	buf[len] = '\0';
+	return fattrs_fflag_find(buf);
+}
+
+/* Optimal string alignment distance (edits and adjacent swaps), capped operands. */
+static size_t distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t d[TOKEN_MAX + 1][TOKEN_MAX + 1];
+
+	if (la > TOKEN_MAX)
+		la = TOKEN_MAX;
+	if (lb > TOKEN_MAX)
+		lb = TOKEN_MAX;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t v = d[i - 1][j] + 1;
+
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+/* Every letter as a string, for suggestions ("s" for secrm...). */
+static const char *letter_string(char c)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	static const char *strs[] = {
+		"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
+		"n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
+		"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
+		"N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z",
+	};
+	const char *p = c != '\0' ? strchr(letters, c) : NULL;
+
+	return p != NULL ? strs[p - letters] : NULL;
+}
+
+const char *fattrs_flag_suggest(const char *word, size_t len)
+{
+	size_t n, best_d = (size_t)-1;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+	const char *best = NULL;
+
+	if (len == 0 || len > TOKEN_MAX)
+		return NULL;
+	/* One letter: the same letter in the other case, if that is a flag. */
+	if (len == 1) {
+		char c = word[0];
+		char other = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') :
+			     (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : '\0';
+
+		return kletter_find(other) >= 0 ? letter_string(other) : NULL;
+	}
+	for (size_t i = 0; i < n + FATTRS_NFFLAGS; i++) {
+		const char *name = i < n ? t[i].name : fattrs_fflag_info((enum fattrs_fflag)(i - n))->name;
+		size_t d = distance(word, len, name, strlen(name));
+
+		if (d < best_d) {
+			best_d = d;
+			best = name;
+		}
+	}
+	/* A likely typo: at most a third of the word wrong (and at least one edit allowed). */
+	if (best != NULL && best_d <= (len / 3 > 1 ? len / 3 : 1) + (len >= 6 ? 1 : 0))
+		return best;
+	return NULL;
+}
+
+static void set_op(struct fattrs_flagops *ops, bool kernel, int i, enum fattrs_flagop op)
+{
+	if (kernel)
+		ops->kop[i] = (unsigned char)op;
+	else
+		ops->fop[i] = (unsigned char)op;
+}
+
+static int refuse(struct fattrs_flagops_error *ret_err, int r, const char *word, const char *tok,
+		  size_t len, const char *suggest)
+{
+	if (ret_err != NULL)
+		*ret_err = (struct fattrs_flagops_error){ .offset = (size_t)(tok - word), .len = len,
+							  .suggest = suggest };
+	return r;
+}
+
+int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
+			 struct fattrs_flagops_error *ret_err)
+{
+	struct fattrs_flagops next = *ops;
+	enum fattrs_flagop op;
+	size_t n;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+	const char *p;
+
+	switch (word[0]) {
+	case '+':
+		op = FATTRS_FLAGOP_SET;
+		break;
+	case '-':
+		op = FATTRS_FLAGOP_CLEAR;
+		break;
+	case '=':
+		op = FATTRS_FLAGOP_SET;
+		next.assign = true;
+		for (size_t i = 0; i < FATTRS_NFFLAGS; i++)
+			next.fop[i] = FATTRS_FLAGOP_CLEAR_OTHERS;
+		for (size_t i = 0; i < n; i++)
+			next.kop[i] = t[i].readonly ? FATTRS_FLAGOP_KEEP : FATTRS_FLAGOP_CLEAR_OTHERS;
+		if (word[1] == '\0') {
+			*ops = next;
+			return 0;
+		}
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	p = word + 1;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+		int k = -1, f = -1;
+
+		if (len == 0)
+			return -EINVAL;
+		k = kword_find(p, len);
+		if (k < 0)
+			f = fword_find(p, len);
+		if (k >= 0 || f >= 0) {
+			if (k >= 0 && t[k].readonly)
+				return refuse(ret_err, -EPERM, word, p, len, NULL);
+			set_op(&next, k >= 0, k >= 0 ? k : f, op);
+		} else {
+			/* A run of letters: every one must be a flag's. */
+			for (size_t i = 0; i < len; i++) {
+				if (kletter_find(p[i]) < 0) {
+					const char *s = fattrs_flag_suggest(p, len);
+
+					/* "+iq": the word is no typo; name the letter. */
+					if (s == NULL && len > 1 && len <= 3)
+						return refuse(ret_err, -ENOENT, word, p + i, 1,
+							      fattrs_flag_suggest(p + i, 1));
+					return refuse(ret_err, -ENOENT, word, p, len, s);
+				}
+			}
+			for (size_t i = 0; i < len; i++) {
+				k = kletter_find(p[i]);
+				if (t[k].readonly)
+					return refuse(ret_err, -EPERM, word, p + i, 1, NULL);
+			}
+			for (size_t i = 0; i < len; i++)
+				set_op(&next, true, kletter_find(p[i]), op);
+		}
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	*ops = next;
+	return 0;
+}
+
+void fattrs_flagops_kchange(const struct fattrs_flagops *ops, const struct fattrs_kattr *cur,
+			    struct fattrs_kchange *hard, struct fattrs_kchange *soft)
+{
+	size_t n;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+
+	*hard = (struct fattrs_kchange){ .xset = 0 };
+	*soft = (struct fattrs_kchange){ .xset = 0 };
+	for (size_t i = 0; i < n; i++) {
+		switch (ops->kop[i]) {
+		case FATTRS_FLAGOP_SET:
+			(void)fattrs_kchange_add(hard, &t[i], true);
+			break;
+		case FATTRS_FLAGOP_CLEAR:
+			(void)fattrs_kchange_add(hard, &t[i], false);
+			break;
+		case FATTRS_FLAGOP_CLEAR_OTHERS:
+			if (cur != NULL && !t[i].readonly && fattrs_kattr_test(cur, &t[i]) == 1)
+				(void)fattrs_kchange_add(soft, &t[i], false);
+			break;
+		default:
+			break;
+		}
+	}
+}

@@ -1,0 +1,875 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setfattrs: set and clear file attribute flags, the kernel's own (by word
+ * or chattr letter) and the four of fattrs(7), on any filesystem.  Thin:
+ * options, the operand loop and reporting; the flag tables, the parser of
+ * operations and every system call live in libfattrs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "lib/fattrs.h"
+
+enum {
+	OPT_DRY_RUN = 1,
+	OPT_JSON,
+	OPT_LIST,
+	OPT_NO_DEREFERENCE,
+	OPT_SILENT,
+	OPT_VERBOSE,
+};
+
+/* Sorted by long name. */
+static const struct poptOption options[] = {
+	{ "dry-run", 'n', POPT_ARG_NONE, NULL, OPT_DRY_RUN,
+	  "say what would change; change nothing", NULL },
+	{ "json", '\0', POPT_ARG_NONE, NULL, OPT_JSON,
+	  "print --list, -v and -n results as JSON, one object per line", NULL },
+	{ "list", '\0', POPT_ARG_NONE, NULL, OPT_LIST,
+	  "list every flag (with FILE: whether FILE can hold it)", NULL },
+	{ "no-dereference", 'h', POPT_ARG_NONE, NULL, OPT_NO_DEREFERENCE,
+	  "act on symbolic links themselves, not on what they point to", NULL },
+	{ "silent", 'f', POPT_ARG_NONE, NULL, OPT_SILENT,
+	  "suppress most error messages", NULL },
+	{ "verbose", 'v', POPT_ARG_NONE, NULL, OPT_VERBOSE,
+	  "say, for each file, every flag that changed", NULL },
+	CLI_VERSION_OPTION,
+	POPT_AUTOHELP
+	POPT_TABLEEND
+};
+
+#define OPERANDS "[OPTION...] [+-=]FLAG[,FLAG]... [[+-=]FLAG...]... FILE...\n" \
+		 "  or:  setfattrs --list [--json] [FILE]"
+
+/* What the filesystem of one device offers for the fattrs(7) flags. */
+struct caps_entry {
+	dev_t dev;
+	struct fattrs_fcaps caps;
+};
+
+struct setfattrs_control {
+	bool dry_run, json, list, nofollow, silent, verbose;
+	struct fattrs_flagops ops;
+	bool kops;		/* some kernel flag is named or '=' was given */
+	bool fops;		/* some fattrs flag is named or '=' was given */
+	struct caps_entry *caps;
+	size_t ncaps;
+	struct fattrs_mounts *mounts;
+	int cap_immutable;	/* -1 not known yet, else whether we have CAP_LINUX_IMMUTABLE */
+};
+
+/* ------------------------------------------------------------ flags */
+
+/*
+ * One flag, kernel or fattrs(7), as an index: kernel rows first, in table
+ * order, then the four.
+ */
+static size_t n_kflags(void)
+{
+	size_t n;
+
+	(void)fattrs_kflags_table(&n);
+	return n;
+}
+
+static const struct fattrs_kflag *krow(size_t i)
+{
+	size_t n;
+
+	return &fattrs_kflags_table(&n)[i];
+}
+
+static const char *flag_name(size_t i)
+{
+	size_t n = n_kflags();
+
+	return i < n ? krow(i)->name : fattrs_fflag_info((enum fattrs_fflag)(i - n))->name;
+}
+
+static uint32_t kbit_x(const struct fattrs_kflag *f)
+{
+	return f->xflag;
+}
+
+/* The bit a change of @f goes through, in the word it goes through. */
+static bool kchange_has(const struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on)
+{
+	if (f->xflag != 0)
+		return ((on ? c->xset : c->xclear) & f->xflag) != 0;
+	return ((on ? c->iset : c->iclear) & f->iflag) != 0;
+}
+
+static bool is_ia(const struct fattrs_kflag *f)
+{
+	return (kbit_x(f) & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+}
+
+/* ------------------------------------------------------------ messages */
+
+static const char *type_word(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return _("regular file");
+	case S_IFDIR: return _("directory");
+	case S_IFLNK: return _("symbolic link");
+	case S_IFIFO: return _("fifo");
+	case S_IFSOCK: return _("socket");
+	case S_IFCHR: return _("character device");
+	case S_IFBLK: return _("block device");
+	default: return _("file");
+	}
+}
+
+/* The filesystem type of @path ("ext4"), or "this" when it cannot be told. */
+static const char *fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
+{
+	struct fattrs_statx_buf stx;
+	struct fattrs_mount m;
+
+	if (fattrs_statx(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return "this";
+	if (ctl->mounts == NULL)
+		ctl->mounts = fattrs_mounts_new();
+	if (ctl->mounts == NULL || fattrs_mounts_find(ctl->mounts, stx.stx_mnt_id, &m) < 0 ||
+	    m.fstype == NULL)
+		return "this";
+	return m.fstype;
+}
+
+static bool have_cap_immutable(struct setfattrs_control *ctl)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2] = { { .effective = 0 } };
+
+	if (ctl->cap_immutable < 0) {
+		if (syscall(SYS_capget, &h, d) < 0)
+			ctl->cap_immutable = 1;	/* cannot tell: do not blame it */
+		else
+			ctl->cap_immutable = (d[CAP_LINUX_IMMUTABLE / 32].effective &
+					      (1U << (CAP_LINUX_IMMUTABLE % 32))) != 0;
+	}
+	return ctl->cap_immutable != 0;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void fail_flag(const struct setfattrs_control *ctl, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctl->silent)
+		return;
+	va_start(ap, fmt);
+	cli_vwarn(err, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------ one file's plan */
+
+enum step_state { ST_NONE = 0, ST_PENDING, ST_APPLIED, ST_FAILED };
+
+/* One file's work: each flag's operation, its state before, and what became of it. */
+struct plan {
+	const char *path;	/* relative to dirfd */
+	const char *shown;	/* for messages */
+	int dirfd;
+	mode_t mode;
+	dev_t dev;
+	bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+	unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+	signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];	/* -1 unknown, 0 clear, 1 set, 2 invalid */
+	bool failed;
+};
+
+static const char *state_word(int v)
+{
+	return v == 1 ? "set" : v == 0 ? "clear" : v == 2 ? "invalid" : "unknown";
+}
+
+static int caps_for(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_fcaps **ret)
+{
+	struct caps_entry *c;
+	struct fattrs_fcaps caps;
+	int r;
+
+	for (size_t i = 0; i < ctl->ncaps; i++) {
+		if (ctl->caps[i].dev == p->dev) {
+			*ret = &ctl->caps[i].caps;
+			return 0;
+		}
+	}
+	/* fattrs_fcaps_probe() wants a path from the working directory. */
+	r = fattrs_fcaps_probe(p->path, ctl->nofollow, &caps);
+	if (r < 0)
+		return r;
+	c = realloc(ctl->caps, (ctl->ncaps + 1) * sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	ctl->caps = c;
+	c[ctl->ncaps] = (struct caps_entry){ .dev = p->dev, .caps = caps };
+	*ret = &c[ctl->ncaps++].caps;
+	return 0;
+}
+
+/* "+nodump -append" for the flags in @state @which (ST_NONE: every planned one). */
+static char *plan_words(const struct plan *p, enum step_state which)
+{
+	size_t n = n_kflags() + FATTRS_NFFLAGS, len = 1;
+	char *s, *q;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(flag_name(i)) + 2;
+	s = q = malloc(len);
+	if (s == NULL)
+		return NULL;
+	*q = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (p->state[i] == ST_NONE || (which != ST_NONE && p->state[i] != which))
+			continue;
+		q += sprintf(q, "%s%c%s", q == s ? "" : " ", p->on[i] ? '+' : '-', flag_name(i));
+	}
+	return s;
+}
+
+/* ------------------------------------------------------ kernel flags */
+
+/* Re-read the kernel flags after a failed change: what of @c is in effect now. */
+static void kernel_settle(struct plan *p, bool nofollow, const struct fattrs_kchange *c)
+{
+	struct fattrs_kattr now;
+	bool known = fattrs_kattr_get(p->dirfd, p->path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
+				      FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &now) == 0;
+
+	for (size_t i = 0; i < n_kflags(); i++) {
+		const struct fattrs_kflag *f = krow(i);
+		int v;
+
+		if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+			continue;
+		v = known ? fattrs_kattr_test(&now, f) : -1;
+		p->state[i] = v >= 0 && (v == 1) == p->on[i] ? ST_APPLIED : ST_FAILED;
+	}
+}
+
+/* Apply @c, the planned kernel flags in it; false when something failed (and said). */
+static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
+{
+	unsigned atf = ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	struct fattrs_kchange dropped = { .xset = 0 };
+	int r;
+
+	if ((c->xset | c->xclear | c->iset | c->iclear) == 0)
+		return true;
+	r = fattrs_kattr_change(p->dirfd, p->path, atf, p->mode, c, &dropped);
+	if (r >= 0) {
+		for (size_t i = 0; i < n_kflags(); i++) {
+			if (p->state[i] == ST_PENDING && kchange_has(c, krow(i), p->on[i]))
+				p->state[i] = ST_APPLIED;
+		}
+		return true;
+	}
+	p->failed = true;
+	if (r == -EOPNOTSUPP) {
+		struct fattrs_kattr any;
+		bool none = fattrs_kattr_get(p->dirfd, p->path, atf, p->mode, FATTRS_KATTR_XFLAGS |
+					     FATTRS_KATTR_IFLAGS, &any) == -EOPNOTSUPP;
+		const char *type = fs_type(ctl, p->dirfd, p->path, ctl->nofollow);
+
+		for (size_t i = 0; i < n_kflags(); i++) {
+			const struct fattrs_kflag *f = krow(i);
+
+			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+				continue;
+			if (!kchange_has(&dropped, f, p->on[i])) {
+				p->state[i] = ST_APPLIED;
+				continue;
+			}
+			p->state[i] = ST_FAILED;
+			if (none)
+				fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
+					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+					  type_word(p->mode));
+			else
+				fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem did not keep it (on a %s)"),
+					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+					  type_word(p->mode));
+		}
+		return false;
+	}
+	kernel_settle(p, ctl->nofollow, c);
+	for (size_t i = 0; i < n_kflags(); i++) {
+		const struct fattrs_kflag *f = krow(i);
+
+		if (p->state[i] != ST_FAILED || !kchange_has(c, f, p->on[i]))
+			continue;
+		if (r == -EPERM && is_ia(f) && !have_cap_immutable(ctl))
+			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
+				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+		else
+			fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", f->name,
+				  cli_quote(p->shown));
+	}
+	return false;
+}
+
+/* ------------------------------------------------------ fattrs flags */
+
+static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fattrs_fflag f, bool opp_cleared)
+{
+	size_t i = n_kflags() + (size_t)f;
+	const struct fattrs_fcaps *caps;
+	const struct fattrs_fflag_info *fi = fattrs_fflag_info(f);
+	int r;
+
+	r = caps_for(ctl, p, &caps);
+	if (r == 0)
+		r = fattrs_fflag_set(p->path, ctl->nofollow, p->mode, caps, f, p->on[i],
+				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
+	if (r == 0) {
+		p->state[i] = ST_APPLIED;
+		return true;
+	}
+	p->state[i] = ST_FAILED;
+	p->failed = true;
+	if (r == -EEXIST) {
+		const char *opp = fattrs_fflag_info(fi->opposite)->name;
+
+		fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
+			  fi->name, cli_quote(p->shown), opp, opp, fi->name);
+	} else if (r == -EPERM && !S_ISREG(p->mode) && !S_ISDIR(p->mode)) {
+		fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
+			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), type_word(p->mode));
+	} else if (r == -EOPNOTSUPP) {
+		fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
+			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown),
+			  fs_type(ctl, p->dirfd, p->path, ctl->nofollow));
+	} else if (r == -EIO && !p->on[i]) {
+		fail_flag(ctl, 0, _("cannot clear '%s' on %s: the %s filesystem kept it in its native attribute word"),
+			  fi->name, cli_quote(p->shown), fs_type(ctl, p->dirfd, p->path, ctl->nofollow));
+	} else {
+		fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", fi->name,
+			  cli_quote(p->shown));
+	}
+	return false;
+}
+
+/* Whether the plan clears @f (by name, or as '=' does when it is set). */
+static bool plan_clears(const struct plan *p, enum fattrs_fflag f)
+{
+	size_t i = n_kflags() + (size_t)f;
+
+	return p->state[i] != ST_NONE && !p->on[i];
+}
+
+/* Clears first (so an opposite is gone before its flag is set), then sets. */
+static bool fflags_apply(struct setfattrs_control *ctl, struct plan *p)
+{
+	size_t base = n_kflags();
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+			size_t i = base + (size_t)f;
+
+			if (p->state[i] != ST_PENDING || p->on[i] != (pass == 1))
+				continue;
+			if (!fflag_apply(ctl, p, (enum fattrs_fflag)f,
+					 plan_clears(p, fattrs_fflag_info((enum fattrs_fflag)f)->opposite)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------ reporting */
+
+static void report(struct setfattrs_control *ctl, const struct plan *p)
+{
+	size_t n = n_kflags() + FATTRS_NFFLAGS;
+	struct cli_json j;
+	bool any = false;
+
+	if (ctl->json) {
+		cli_json_begin(&j, stdout);
+		cli_json_str(&j, "file", p->shown);
+		cli_json_bool(&j, "dry_run", ctl->dry_run);
+		cli_json_bool(&j, "ok", !p->failed);
+		cli_json_key(&j, "changed");
+		fputc('[', stdout);
+		for (size_t i = 0; i < n; i++) {
+			bool newv = p->on[i];
+
+			if (p->state[i] != ST_APPLIED || p->old[i] == (newv ? 1 : 0))
+				continue;
+			printf("%s{\"flag\":\"%s\",\"old\":\"%s\",\"new\":\"%s\"}", any ? "," : "",
+			       flag_name(i), state_word(p->old[i]), state_word(newv));
+			any = true;
+		}
+		fputc(']', stdout);
+		cli_json_key(&j, "not_applied");
+		fputc('[', stdout);
+		any = false;
+		for (size_t i = 0; i < n; i++) {
+			if (p->state[i] != ST_FAILED && p->state[i] != ST_PENDING)
+				continue;
+			printf("%s\"%c%s\"", any ? "," : "", p->on[i] ? '+' : '-', flag_name(i));
+			any = true;
+		}
+		fputc(']', stdout);
+		cli_json_end(&j);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (p->state[i] != ST_APPLIED || p->old[i] == (p->on[i] ? 1 : 0))
+			continue;
+		if (!any)
+			printf("%s %s: ", ctl->dry_run ? _("would change") : _("changed"), cli_name(p->shown));
+		printf("%s%s: %s -> %s", any ? ", " : "", flag_name(i), state_word(p->old[i]),
+		       state_word(p->on[i]));
+		any = true;
+	}
+	if (any)
+		putchar('\n');
+}
+
+/*
+ * After a failure, when the file was changed in part or some operation was
+ * not even tried: exactly what was and was not applied to it.
+ */
+static void report_partial(const struct setfattrs_control *ctl, const struct plan *p)
+{
+	char *done = plan_words(p, ST_APPLIED), *failed = plan_words(p, ST_FAILED);
+	char *pending = plan_words(p, ST_PENDING);
+
+	if (done == NULL || failed == NULL || pending == NULL) {
+		cli_warn(ENOMEM, _("%s: cannot say what was applied"), cli_quote(p->shown));
+	} else if ((*done != '\0' || *pending != '\0') && !ctl->silent) {
+		cli_warn(0, _("%s: applied %s%s%s; failed '%s'%s%s%s"), cli_quote(p->shown),
+			 *done != '\0' ? "'" : "", *done != '\0' ? done : _("nothing"), *done != '\0' ? "'" : "",
+			 failed, *pending != '\0' ? _("; not tried '") : "", pending, *pending != '\0' ? "'" : "");
+	}
+	free(done);
+	free(failed);
+	free(pending);
+}
+
+/* ------------------------------------------------------------ one file */
+
+static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown)
+{
+	const struct fattrs_flagops *ops = &ctl->ops;
+	struct plan p = { .path = path, .shown = shown, .dirfd = dirfd };
+	struct fattrs_kchange hard, soft, first, last;
+	struct fattrs_kattr kcur;
+	struct fattrs_fflags fcur = { .unknown = NULL };
+	unsigned atf = ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	size_t nk = n_kflags();
+	bool kread = false, fread = false, ok = true, fpending = false;
+	struct stat st;
+	int r;
+
+	if (fstatat(dirfd, path, &st, (int)atf) < 0) {
+		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(shown));
+		return false;
+	}
+	p.mode = st.st_mode;
+	p.dev = st.st_dev;
+	memset(p.old, -1, sizeof(p.old));
+
+	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
+	if (ops->assign || ctl->verbose || ctl->dry_run || ctl->json) {
+		if (ctl->kops) {
+			r = fattrs_kattr_get(dirfd, path, atf, p.mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
+					     &kcur);
+			if (r < 0 && r != -EOPNOTSUPP) {
+				fail_flag(ctl, -r, _("cannot read the flags of %s"), cli_quote(shown));
+				return false;
+			}
+			kread = r == 0;
+		}
+		if (ctl->fops) {
+			const struct fattrs_fcaps *caps;
+
+			r = caps_for(ctl, &p, &caps);
+			if (r == 0)
+				r = fattrs_fflags_get(path, ctl->nofollow, p.mode, caps, NULL, &fcur);
+			if (r < 0) {
+				fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quote(shown));
+				return false;
+			}
+			fread = true;
+		}
+	}
+	for (size_t i = 0; kread && i < nk; i++)
+		p.old[i] = (signed char)fattrs_kattr_test(&kcur, krow(i));
+	for (int f = 0; fread && f < FATTRS_NFFLAGS; f++) {
+		enum fattrs_fstate s = fcur.state[f];
+
+		p.old[nk + (size_t)f] = s == FATTRS_FSET ? 1 : s == FATTRS_FCLEAR ? 0 : s == FATTRS_FINVALID ? 2 : -1;
+	}
+	fattrs_fflags_release(&fcur);
+
+	/* The plan: what is named, and what '=' clears because it is set. */
+	fattrs_flagops_kchange(ops, kread ? &kcur : NULL, &hard, &soft);
+	for (size_t i = 0; i < nk; i++) {
+		const struct fattrs_kflag *f = krow(i);
+
+		if (ops->kop[i] == FATTRS_FLAGOP_SET || ops->kop[i] == FATTRS_FLAGOP_CLEAR) {
+			p.on[i] = ops->kop[i] == FATTRS_FLAGOP_SET;
+			p.state[i] = ST_PENDING;
+		} else if (kchange_has(&soft, f, false)) {
+			p.on[i] = false;
+			p.state[i] = ST_PENDING;
+		}
+	}
+	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+		size_t i = nk + (size_t)f;
+
+		if (ops->fop[f] == FATTRS_FLAGOP_SET || ops->fop[f] == FATTRS_FLAGOP_CLEAR) {
+			p.on[i] = ops->fop[f] == FATTRS_FLAGOP_SET;
+			p.state[i] = ST_PENDING;
+		} else if (ops->fop[f] == FATTRS_FLAGOP_CLEAR_OTHERS && (p.old[i] == 1 || p.old[i] == 2)) {
+			p.on[i] = false;
+			p.state[i] = ST_PENDING;
+		}
+		if (p.state[i] == ST_PENDING)
+			fpending = true;
+	}
+	first = (struct fattrs_kchange){ .xset = hard.xset, .xclear = hard.xclear | soft.xclear,
+					 .iset = hard.iset, .iclear = hard.iclear | soft.iclear };
+
+	if (ctl->dry_run) {
+		/* Nothing is written: each planned flag counts as done. */
+		for (size_t i = 0; i < nk + FATTRS_NFFLAGS; i++) {
+			if (p.state[i] == ST_PENDING)
+				p.state[i] = ST_APPLIED;
+		}
+		report(ctl, &p);
+		return true;
+	}
+
+	/*
+	 * Immutable and append: cleared first, set last, so that everything
+	 * else (the fattrs flags included) can still be changed.  Without
+	 * fattrs flags to change, one kernel change does it in that order.
+	 */
+	last = (struct fattrs_kchange){ .xset = 0 };
+	if (fpending) {
+		last.xset = first.xset & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND);
+		first.xset &= ~last.xset;
+	}
+	ok = kernel_apply(ctl, &p, &first);
+	if (ok && fpending)
+		ok = fflags_apply(ctl, &p);
+	if (ok && fpending)
+		ok = kernel_apply(ctl, &p, &last);
+	if (!ok)
+		report_partial(ctl, &p);
+	if (ctl->verbose || ctl->json)
+		report(ctl, &p);
+	return ok;
+}
+
+/* ------------------------------------------------------------ --list */
+
+static void list_row_json(const char *name, char letter, const char *kind, const char *where, bool readonly,
+			  const char *descr, const char *state, const char *support)
+{
+	struct cli_json j;
+	char l[2] = { letter, '\0' };
+
+	cli_json_begin(&j, stdout);
+	cli_json_str(&j, "flag", name);
+	if (letter != '\0')
+		cli_json_str(&j, "letter", l);
+	else
+		cli_json_null(&j, "letter");
+	cli_json_str(&j, "kind", kind);
+	cli_json_str(&j, "stored", where);
+	cli_json_bool(&j, "readonly", readonly);
+	if (state != NULL) {
+		cli_json_str(&j, "state", state);
+		cli_json_str(&j, "supported", support);
+	}
+	cli_json_str(&j, "description", descr);
+	cli_json_end(&j);
+}
+
+static const char *kstored(const struct fattrs_kflag *f)
+{
+	return f->xflag != 0 && f->iflag != 0 ? "fsxattr+flags" : f->xflag != 0 ? "fsxattr" : "flags";
+}
+
+static int list_main(struct setfattrs_control *ctl, const char *file)
+{
+	struct fattrs_kattr ka;
+	struct fattrs_fflags ff = { .unknown = NULL };
+	struct fattrs_statx_buf stx;
+	const struct fattrs_fcaps *caps = NULL;
+	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD };
+	bool kok = false, fok = false;
+	size_t nk = n_kflags();
+	int r;
+
+	if (file != NULL) {
+		r = fattrs_statx(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0,
+				 STATX_TYPE | STATX_INO, &stx);
+		if (r < 0) {
+			cli_warn(-r, _("cannot statx %s"), cli_quote(file));
+			return CLI_EXIT_FAILURE;
+		}
+		p.mode = stx.stx_mode;
+		p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+		r = fattrs_kattr_get(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,
+				     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
+		if (r < 0 && r != -EOPNOTSUPP) {
+			cli_warn(-r, _("cannot read the flags of %s"), cli_quote(file));
+			return CLI_EXIT_FAILURE;
+		}
+		kok = r == 0;
+		r = caps_for(ctl, &p, &caps);
+		if (r == 0)
+			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, caps, &stx, &ff);
+		if (r < 0) {
+			cli_warn(-r, _("cannot read the fattrs flags of %s"), cli_quote(file));
+			return CLI_EXIT_FAILURE;
+		}
+		fok = true;
+	}
+	if (!ctl->json) {
+		if (file != NULL)
+			printf("%-18s %-6s %-20s %-5s %-9s %s\n", "FLAG", "LETTER", "STORED", "STATE", "SUPPORTED",
+			       "DESCRIPTION");
+		else
+			printf("%-18s %-6s %-20s %s\n", "FLAG", "LETTER", "STORED", "DESCRIPTION");
+	}
+	for (size_t i = 0; i < nk; i++) {
+		const struct fattrs_kflag *f = krow(i);
+		const char *state = NULL, *support = NULL;
+		char where[40];
+		int v = -1;
+
+		snprintf(where, sizeof(where), "%s%s", kstored(f), f->readonly ? " (read-only)" : "");
+		if (file != NULL) {
+			v = kok ? fattrs_kattr_test(&ka, f) : -1;
+			state = v == 1 ? "set" : v == 0 ? "clear" : "-";
+			/*
+			 * The kernel says which flags a file system supports only for
+			 * the few statx reports; elsewhere only trying tells.
+			 */
+			if (!kok || v < 0)
+				support = "no";
+			else if (v == 1 || (f->statx_attr != 0 && (stx.stx_attributes_mask & f->statx_attr)))
+				support = "yes";
+			else if (f->statx_attr != 0 && (stx.stx_mask & STATX_BASIC_STATS))
+				support = f->readonly ? "no" : "maybe";
+			else
+				support = "maybe";
+		}
+		if (ctl->json) {
+			list_row_json(f->name, f->letter, "kernel", kstored(f), f->readonly, f->description, state,
+				      support);
+		} else if (file != NULL) {
+			printf("%-18s %-6c %-20s %-5s %-9s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
+			       state, support, f->description);
+		} else {
+			printf("%-18s %-6c %-20s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
+			       f->description);
+		}
+	}
+	for (int k = 0; k < FATTRS_NFFLAGS; k++) {
+		const struct fattrs_fflag_info *fi = fattrs_fflag_info((enum fattrs_fflag)k);
+		const char *state = NULL, *support = NULL;
+
+		if (fok) {
+			enum fattrs_fstate s = ff.state[k];
+
+			state = s == FATTRS_FSET ? "set" : s == FATTRS_FCLEAR ? "clear" :
+				s == FATTRS_FINVALID ? "invalid" : "-";
+			support = s == FATTRS_FUNSUPPORTED ? "no" : "yes";
+		}
+		if (ctl->json)
+			list_row_json(fi->name, '\0', "fattrs", fi->xattr, false, fi->description, state, support);
+		else if (file != NULL)
+			printf("%-18s %-6c %-20s %-5s %-9s %s\n", fi->name, '-', fi->xattr, state, support,
+			       fi->description);
+		else
+			printf("%-18s %-6c %-20s %s\n", fi->name, '-', fi->xattr, fi->description);
+	}
+	fattrs_fflags_release(&ff);
+	return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ operands */
+
+/* The operation @w refused by the parser: a usage error that names the flag. */
+__attribute__((noreturn))
+static void bad_operation(const char *w, int r, const struct fattrs_flagops_error *e)
+{
+	if (r == -EINVAL)
+		cli_usage_error(_("invalid operation %s: give [+-=]FLAG[,FLAG]..."), cli_quote(w));
+	if (r == -EPERM)
+		cli_usage_error(_("flag '%.*s' in %s is read-only: it cannot be set or cleared"), (int)e->len,
+				w + e->offset, cli_quote(w));
+	if (e->suggest != NULL)
+		cli_usage_error(_("unknown flag '%.*s' in %s; did you mean '%s'? ('%s --list' lists them)"),
+				(int)e->len, w + e->offset, cli_quote(w), e->suggest, program_name);
+	cli_usage_error(_("unknown flag '%.*s' in %s ('%s --list' lists every flag)"), (int)e->len,
+			w + e->offset, cli_quote(w), program_name);
+}
+
+/*
+ * Split argv: options go to popt; a word that starts with '+', '=' or '-'
+ * and is no option of ours is an operation ("-i", "-offline"); the rest are
+ * files.  Operations come before the files.  After "--" every word is a
+ * file when operations came before it; else the words that parse as
+ * operations are ones, up to the first that does not.
+ */
+static void split_args(struct setfattrs_control *ctl, int argc, const char **argv, const char **popt_argv,
+		       int *ret_popt_argc, const char ***ret_files)
+{
+	const char **files = calloc((size_t)argc + 1, sizeof(*files));
+	size_t nfiles = 0;
+	int np = 0;
+	bool dashdash = false, ops_before = false;
+
+	if (files == NULL)
+		cli_die(CLI_EXIT_FAILURE, ENOMEM, _("cannot start"));
+	popt_argv[np++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		struct fattrs_flagops_error e;
+		int words, r;
+
+		if (!dashdash && strcmp(w, "--") == 0) {
+			dashdash = true;
+			ops_before = !fattrs_flagops_empty(&ctl->ops);
+			continue;
+		}
+		if (!dashdash) {
+			words = cli_popt_option_words(options, w, i + 1 < argc ? argv[i + 1] : NULL);
+			if (words > 0) {
+				popt_argv[np++] = w;
+				if (words == 2)
+					popt_argv[np++] = argv[++i];
+				continue;
+			}
+		}
+		if (nfiles == 0 && (!dashdash || !ops_before) &&
+		    (w[0] == '+' || w[0] == '=' || (w[0] == '-' && w[1] != '\0'))) {
+			r = fattrs_flagops_parse(&ctl->ops, w, &e);
+			if (r == 0)
+				continue;
+			if (!dashdash)
+				bad_operation(w, r, &e);
+		} else if (!dashdash && nfiles > 0 && (w[0] == '+' || w[0] == '=' || (w[0] == '-' && w[1] != '\0'))) {
+			cli_usage_error(_("operation %s after the file %s: give every operation before the files (a file named so: ./%s)"),
+					cli_quote(w), cli_quote(files[0]), w);
+		}
+		files[nfiles++] = w;
+		if (dashdash) {
+			/* After "--", once a file is seen, every word is one. */
+			for (i++; i < argc; i++)
+				files[nfiles++] = argv[i];
+		}
+	}
+	popt_argv[np] = NULL;
+	*ret_popt_argc = np;
+	*ret_files = files;
+}
+
+/* Which kinds of flag the operations touch, and whether they contradict each other. */
+static void check_ops(struct setfattrs_control *ctl)
+{
+	size_t nk = n_kflags();
+
+	ctl->kops = ctl->fops = ctl->ops.assign;
+	for (size_t i = 0; i < nk; i++) {
+		if (ctl->ops.kop[i] != FATTRS_FLAGOP_KEEP)
+			ctl->kops = true;
+	}
+	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+		const struct fattrs_fflag_info *fi = fattrs_fflag_info((enum fattrs_fflag)f);
+
+		if (ctl->ops.fop[f] != FATTRS_FLAGOP_KEEP)
+			ctl->fops = true;
+		if (ctl->ops.fop[f] == FATTRS_FLAGOP_SET && ctl->ops.fop[fi->opposite] == FATTRS_FLAGOP_SET &&
+		    f < (int)fi->opposite)
+			cli_usage_error(_("'%s' and '%s' are opposites: a file cannot have both"), fi->name,
+					fattrs_fflag_info(fi->opposite)->name);
+	}
+}
+
+int main(int argc, const char **argv)
+{
+	struct setfattrs_control ctl = { .cap_immutable = -1 };
+	const char **popt_argv, **files, **rest;
+	int popt_argc, rc;
+	bool ok = true;
+
+	cli_init(argv[0]);
+	fattrs_flagops_init(&ctl.ops);
+	popt_argv = calloc((size_t)argc + 1, sizeof(*popt_argv));
+	if (popt_argv == NULL)
+		cli_die(CLI_EXIT_FAILURE, ENOMEM, _("cannot start"));
+	split_args(&ctl, argc, argv, popt_argv, &popt_argc, &files);
+
+	poptContext pc = cli_popt_context(popt_argc, popt_argv, options, OPERANDS);
+
+	while ((rc = poptGetNextOpt(pc)) > 0) {
+		switch (rc) {
+		case OPT_DRY_RUN: ctl.dry_run = true; break;
+		case OPT_JSON: ctl.json = true; break;
+		case OPT_LIST: ctl.list = true; break;
+		case OPT_NO_DEREFERENCE: ctl.nofollow = true; break;
+		case OPT_SILENT: ctl.silent = true; break;
+		case OPT_VERBOSE: ctl.verbose = true; break;
+		case CLI_OPT_VERSION:
+			poptFreeContext(pc);
+			cli_version();
+		}
+	}
+	if (rc < -1)
+		cli_popt_fail(pc, rc);
+	rest = poptGetArgs(pc);
+	if (rest != NULL && rest[0] != NULL)
+		cli_usage_error(_("unexpected operand %s"), cli_quote(rest[0]));
+
+	if (ctl.list) {
+		if (!fattrs_flagops_empty(&ctl.ops))
+			cli_usage_error(_("--list takes no operations"));
+		if (files[0] != NULL && files[1] != NULL)
+			cli_usage_error(_("--list takes one FILE at most"));
+		rc = list_main(&ctl, files[0]);
+		goto out;
+	}
+	if (fattrs_flagops_empty(&ctl.ops))
+		cli_usage_error(_("missing operation: give +FLAG, -FLAG or =FLAG,... ('%s --list' lists every flag)"),
+				program_name);
+	if (files[0] == NULL)
+		cli_usage_error(_("missing file operand"));
+	check_ops(&ctl);
+
+	for (size_t i = 0; files[i] != NULL; i++)
+		ok &= setfattrs_file(&ctl, AT_FDCWD, files[i], files[i]);
+	rc = ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+out:
+	poptFreeContext(pc);
+	free(files);
+	free(popt_argv);
+	free(ctl.caps);
+	fattrs_mounts_free(ctl.mounts);
+	return rc;
+}

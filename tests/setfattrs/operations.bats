@@ -1,0 +1,358 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# setfattrs: the operation words (+-=, words and letters, left to right,
+# "--"), the usage errors, -v/-n/--json, the order of work on one file, and
+# every error of issue 8 item 3, on real filesystems.  Every result is
+# checked with a tool this project did not write: lsattr, getfattr.
+# bats file_tags=setfattrs
+
+# Scripts for fs_run are single-quoted: they expand inside the namespace.
+# shellcheck disable=SC2016
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	load '../helpers/common'
+	load '../helpers/fs'
+	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
+}
+
+setup() {
+	load '../helpers/common'
+	load '../helpers/fs'
+	cd "$BATS_TEST_TMPDIR" || return
+}
+
+# The last run's stderr (run --separate-stderr) has LINE (exactly, or with
+# --partial as a part of a line).
+stderr_has() {
+	local l partial=false
+	[[ $1 == --partial ]] && { partial=true; shift; }
+	# shellcheck disable=SC2154  # set by run --separate-stderr
+	for l in "${stderr_lines[@]}"; do
+		if $partial; then
+			[[ $l == *"$1"* ]] && return 0
+		else
+			[[ $l == "$1" ]] && return 0
+		fi
+	done
+	fail "stderr has no line ${partial:+containing }'$1':"$'\n'"$stderr"
+}
+
+# ---------------------------------------------------------------- usage
+
+@test "an unknown flag word is a usage error that suggests the nearest word" {
+	touch f
+	run -1 --separate-stderr setfattrs +immutabel f
+	assert_equal "$stderr" "setfattrs: unknown flag 'immutabel' in '+immutabel'; did you mean 'immutable'? ('setfattrs --list' lists them)
+Try 'setfattrs --help' for more information."
+	run -1 --separate-stderr setfattrs -ofline f
+	stderr_has --partial "did you mean 'offline'?"
+}
+
+@test "an unknown letter in a run of letters is named" {
+	touch f
+	run -1 --separate-stderr setfattrs +iq f
+	stderr_has "setfattrs: unknown flag 'q' in '+iq' ('setfattrs --list' lists every flag)"
+}
+
+@test "a read-only flag, by word or letter, is refused before any file is touched" {
+	touch f
+	run -1 --separate-stderr setfattrs +nodump,extents f
+	stderr_has "setfattrs: flag 'extents' in '+nodump,extents' is read-only: it cannot be set or cleared"
+	run -1 --separate-stderr setfattrs -e f
+	stderr_has --partial "flag 'e' in '-e' is read-only"
+	run -1 --separate-stderr setfattrs +hasattr f
+	stderr_has --partial "'hasattr'"
+}
+
+@test "setting both of two opposites is a usage error" {
+	touch f
+	run -1 --separate-stderr setfattrs +offline +pinned f
+	stderr_has "setfattrs: 'offline' and 'pinned' are opposites: a file cannot have both"
+	run -1 --separate-stderr setfattrs =integrity,noscrub f
+	stderr_has --partial "'integrity' and 'noscrub' are opposites"
+}
+
+@test "no operation, no file, an empty flag or an operation after a file: usage errors" {
+	touch f
+	run -1 --separate-stderr setfattrs f
+	stderr_has --partial "missing operation"
+	run -1 --separate-stderr setfattrs +d
+	stderr_has "setfattrs: missing file operand"
+	run -1 --separate-stderr setfattrs +d, f
+	stderr_has --partial "invalid operation '+d,'"
+	run -1 --separate-stderr setfattrs + f
+	stderr_has --partial "invalid operation '+'"
+	run -1 --separate-stderr setfattrs +d f -i
+	stderr_has --partial "operation '-i' after the file 'f'"
+	run -1 --separate-stderr setfattrs --bogus +d f
+	stderr_has "setfattrs: unrecognized option '--bogus'"
+}
+
+@test "--help and --version work; options may come anywhere, operations before the files" {
+	run -0 setfattrs --help
+	assert_line --partial 'Usage: setfattrs [OPTION...] [+-=]FLAG[,FLAG]...'
+	run -0 setfattrs --version
+	assert_output --regexp '^setfattrs \(fattrs\) '
+}
+
+# ------------------------------------------------------------ tmpfs: words, letters, order
+
+@test "tmpfs: +WORD and +LETTER set, -WORD and -LETTER clear (lsattr agrees)" {
+	require_cmd lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f
+		for pair in immutable:i append:a nodump:d noatime:A; do
+			w=${pair%:*} l=${pair#*:}
+			setfattrs +$w f || exit 1
+			lsattr f | cut -d" " -f1 | grep -q "$l" || { echo "+$w not seen"; exit 1; }
+			setfattrs -$l f || exit 1
+			lsattr f | cut -d" " -f1 | grep -q "$l" && { echo "-$l not done"; exit 1; }
+			setfattrs +$l f || exit 1
+			lsattr f | cut -d" " -f1 | grep -q "$l" || { echo "+$l not seen"; exit 1; }
+			setfattrs -$w f || exit 1
+			lsattr f | cut -d" " -f1 | grep -q "$l" && { echo "-$w not done"; exit 1; }
+		done
+		echo done'
+	assert_output done
+}
+
+@test "tmpfs: several letters in one word, a comma list, left to right, a later operation wins" {
+	require_cmd lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f g
+		setfattrs +dA f && lsattr f | cut -d" " -f1
+		setfattrs -dA +nodump,noatime -noatime f && lsattr f | cut -d" " -f1
+		setfattrs +d -d +A g && lsattr g | cut -d" " -f1'
+	assert_equal "${lines[0]}" '------dA--------------'
+	assert_equal "${lines[1]}" '------d---------------'
+	assert_equal "${lines[2]}" '-------A--------------'
+}
+
+@test "tmpfs: -offline and -i are operations; after -- too, until the first file" {
+	require_cmd getfattr lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f ./-i
+		setfattrs +offline,d f ./-i
+		setfattrs -offline -d f
+		getfattr --absolute-names -d -m user.fattr. f; lsattr f | cut -d" " -f1
+		setfattrs -d -- -i
+		lsattr ./-i | cut -d" " -f1
+		setfattrs -- -offline ./-i
+		getfattr --absolute-names -d -m user.fattr. ./-i'
+	refute_line --partial 'user.fattr'
+	assert_equal "${lines[0]}" '----------------------'
+	assert_equal "${lines[1]}" '----------------------'
+	assert_equal "${#lines[@]}" 2
+}
+
+@test "tmpfs: =LIST makes the flags exactly LIST; '=' alone clears every one" {
+	require_cmd getfattr lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f
+		setfattrs +dA,offline,integrity f
+		setfattrs =A,noscrub f
+		lsattr f | cut -d" " -f1; getfattr --absolute-names -d -m user.fattr. f | grep =
+		setfattrs = f
+		lsattr f | cut -d" " -f1; getfattr --absolute-names -d -m user.fattr. f | grep = || echo none'
+	assert_equal "${lines[0]}" '-------A--------------'
+	assert_equal "${lines[1]}" 'user.fattr.noscrub="1"'
+	assert_equal "${lines[2]}" '----------------------'
+	assert_equal "${lines[3]}" 'none'
+}
+
+@test "tmpfs: +immutable goes last and -immutable first, the fattrs flags between" {
+	require_root "set immutable"
+	require_cmd getfattr lsattr strace
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f
+		# The writes, in order (strace 6.1 names file_setattr syscall_0x1d5).
+		strace -qq -o ../all.trace setfattrs +i,offline,d f || exit 1
+		grep -E "^(syscall_0x1d5|setxattr|ioctl\(.*SET)" ../all.trace >../set.trace
+		lsattr f | cut -d" " -f1; getfattr --absolute-names -n user.fattr.offline --only-values f; echo
+		grep -c . ../set.trace
+		tail -n1 ../set.trace | grep -q -e syscall_0x1d5 -e FS_IOC_FSSETXATTR || { cat ../set.trace; exit 1; }
+		grep -n setxattr ../set.trace | cut -d: -f1
+		setfattrs -i,offline f || exit 1
+		lsattr f | cut -d" " -f1; getfattr --absolute-names -d -m user.fattr. f | grep = || echo none
+		chattr -i f 2>/dev/null; rm -f f'
+	assert_equal "${lines[0]}" '----i-d---------------'
+	assert_equal "${lines[1]}" '1'
+	assert_equal "${lines[2]}" '3'
+	assert_equal "${lines[3]}" '2'
+	assert_equal "${lines[4]}" '------d---------------'
+	assert_equal "${lines[5]}" 'none'
+}
+
+@test "tmpfs: +pinned while offline is set names the remedy; -offline +pinned does it" {
+	require_cmd getfattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f g
+		setfattrs +offline f g
+		setfattrs +pinned f g; echo "rc=$?"
+		setfattrs -offline +pinned f; echo "rc=$?"
+		getfattr --absolute-names -d -m user.fattr. f g | grep ='
+	assert_equal "${lines[0]}" 'rc=1'
+	assert_equal "${lines[1]}" 'rc=0'
+	assert_equal "${lines[2]}" 'user.fattr.pinned="1"'
+	assert_equal "${lines[3]}" 'user.fattr.offline="1"'
+	assert_equal "$stderr" "setfattrs: cannot set 'pinned' on 'f': its opposite 'offline' is set; '-offline +pinned' clears it first
+setfattrs: cannot set 'pinned' on 'g': its opposite 'offline' is set; '-offline +pinned' clears it first"
+}
+
+@test "tmpfs: a symlink, a fifo and a device cannot carry a fattrs flag; the other files still change" {
+	require_root "make a device node"
+	require_cmd getfattr
+	fs_require tmpfs
+	run -1 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f && ln -s f l && mkfifo p && mknod c c 1 3
+		setfattrs -h +offline l p c f
+		rc=$?
+		getfattr --absolute-names -n user.fattr.offline --only-values f; echo
+		exit $rc'
+	assert_output '1'
+	assert_equal "$stderr" "setfattrs: cannot set 'offline' on 'l': a symbolic link cannot carry it (the kernel keeps user xattrs on regular files and directories only)
+setfattrs: cannot set 'offline' on 'p': a fifo cannot carry it (the kernel keeps user xattrs on regular files and directories only)
+setfattrs: cannot set 'offline' on 'c': a character device cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
+}
+
+@test "tmpfs: a flag the filesystem does not have fails, named, with the filesystem type" {
+	fs_require tmpfs
+	run -1 --separate-stderr fs_run tmpfs 'cd "$D" && touch f && setfattrs +S f'
+	assert_equal "$stderr" "setfattrs: cannot set 'sync' on 'f': the tmpfs filesystem did not keep it (on a regular file)"
+}
+
+@test "tmpfs: after a failure, what was and was not applied is said" {
+	require_cmd getfattr lsattr
+	fs_require tmpfs
+	run -1 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f && setfattrs +pinned f &&
+		setfattrs +d,offline,noatime f; rc=$?
+		lsattr f | cut -d" " -f1; exit $rc'
+	assert_output '------dA--------------'
+	assert_equal "$stderr" "setfattrs: cannot set 'offline' on 'f': its opposite 'pinned' is set; '-pinned +offline' clears it first
+setfattrs: 'f': applied '+nodump +noatime'; failed '+offline'"
+}
+
+@test "tmpfs: -v says old -> new for what changed; -n says it and changes nothing; --json" {
+	require_cmd lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f
+		setfattrs -v +d,offline f
+		setfattrs -v +d f
+		setfattrs -n -A -d =offline,noatime f
+		lsattr f | cut -d" " -f1
+		setfattrs --json -v -d f
+		setfattrs --json -n +d f'
+	assert_equal "${lines[0]}" 'changed f: nodump: clear -> set, offline: clear -> set'
+	assert_equal "${lines[1]}" 'would change f: nodump: set -> clear, noatime: clear -> set'
+	assert_equal "${lines[2]}" '------d---------------'
+	assert_equal "${lines[3]}" '{"file":"f","dry_run":false,"ok":true,"changed":[{"flag":"nodump","old":"set","new":"clear"}],"not_applied":[]}'
+	assert_equal "${lines[4]}" '{"file":"f","dry_run":true,"ok":true,"changed":[{"flag":"nodump","old":"clear","new":"set"}],"not_applied":[]}'
+	assert_equal "${#lines[@]}" 5
+}
+
+@test "-f silences the messages about files, not the exit status" {
+	touch f
+	run -1 --separate-stderr setfattrs -f -h +offline missing f
+	assert_equal "$stderr" ''
+	run -1 --separate-stderr setfattrs -h +offline missing
+	assert_equal "$stderr" "setfattrs: cannot stat 'missing': No such file or directory"
+}
+
+# ------------------------------------------------------------ other filesystems
+
+@test "ramfs: no kernel flags, no user xattrs: each operation fails, named" {
+	fs_require ramfs
+	run -1 --separate-stderr fs_run ramfs 'cd "$D" && touch f && setfattrs +d f; setfattrs +offline f'
+	assert_equal "$stderr" "setfattrs: cannot set 'nodump' on 'f': the ramfs filesystem keeps no attribute flags for a regular file
+setfattrs: cannot set 'offline' on 'f': the ramfs filesystem has neither user xattrs nor a native attribute word"
+}
+
+# Every letter KERNEL.md 2.5 says TYPE keeps on a regular file (or on a
+# directory), set by word and by letter and cleared the other way, each
+# checked with lsattr.
+flags_on() {
+	local type=$1 kind=$2 letters=$3
+	require_root "set immutable and append"
+	require_cmd lsattr
+	fs_require "$type"
+	LETTERS=$letters KIND=$kind run -0 --separate-stderr fs_run "$type" '
+		cd "$D" || exit 1
+		letters=$LETTERS kind=$KIND i=0
+		for ((k = 0; k < ${#letters}; k++)); do
+			l=${letters:k:1}
+			w=$(setfattrs --list | awk -v l="$l" "\$2 == l { print \$1 }")
+			f=x$((i++))
+			if [[ $kind == dir ]]; then mkdir "$f"; else touch "$f"; fi
+			setfattrs +$w "$f" || { echo "+$w failed"; continue; }
+			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" || echo "+$w not seen"
+			setfattrs -$l "$f" || echo "-$l failed"
+			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" && echo "-$l not done"
+			setfattrs +$l "$f" || echo "+$l failed"
+			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" || echo "+$l not seen"
+			setfattrs -$w "$f" || echo "-$w failed"
+			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" && echo "-$w not done"
+			rm -rf "$f"
+		done
+		echo "$i done"'
+	assert_output "${#letters} done"
+}
+
+@test "tmpfs: i a d A on a regular file, by word and letter" {
+	flags_on tmpfs file iadA
+}
+
+@test "ext4: every flag it keeps on a regular file and a directory, by word and letter" {
+	flags_on ext4 file sucSiadAtx
+	flags_on ext4 dir sucSiadAtxDTP
+}
+
+@test "ext4: nodefrag and nocompress are answered with success and dropped: the read-back says so" {
+	fs_require ext4
+	run -1 --separate-stderr fs_run ext4 'cd "$D" && touch f && setfattrs +nodefrag f; setfattrs +m f'
+	assert_equal "$stderr" "setfattrs: cannot set 'nodefrag' on 'f': the ext4 filesystem did not keep it (on a regular file)
+setfattrs: cannot set 'nocompress' on 'f': the ext4 filesystem did not keep it (on a regular file)"
+}
+
+@test "ext4: the fattrs flags, checked with getfattr" {
+	require_cmd getfattr
+	fs_require ext4
+	run -0 --separate-stderr fs_run ext4 '
+		cd "$D" && touch f && mkdir d
+		setfattrs +offline,integrity f d
+		getfattr --absolute-names -d -m user.fattr. f d | grep =
+		setfattrs -offline =noscrub f d
+		getfattr --absolute-names -d -m user.fattr. f d | grep ='
+	assert_output 'user.fattr.integrity="1"
+user.fattr.offline="1"
+user.fattr.integrity="1"
+user.fattr.offline="1"
+user.fattr.noscrub="1"
+user.fattr.noscrub="1"'
+}
+
+@test "xfs: every flag it keeps, by word and letter" {
+	flags_on xfs file SiadAx
+	flags_on xfs dir SiadAxP
+}
+
+@test "btrfs: every flag it keeps, by word and letter" {
+	flags_on btrfs file cSiadAmC
+	flags_on btrfs dir cSiadAmCD
+}
+
+@test "ext4: a read-only filesystem is named as such" {
+	fs_require ext4
+	run -1 --separate-stderr fs_run ext4 'cd "$D" && touch f && mount -o remount,ro "$MNT" && setfattrs +d,offline f; rc=$?; mount -o remount,rw "$MNT"; exit $rc'
+	assert_equal "$stderr" "setfattrs: cannot set 'nodump' on 'f': Read-only file system
+setfattrs: 'f': applied nothing; failed '+nodump'; not tried '+offline'"
+}
