@@ -124,8 +124,12 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		cli_warn(errno, _("cannot read %s"), _("standard input"));
 		return fail;
 	}
-	r = ctl->no_dereference ? ((target = strdup(file)) != NULL ? 0 : -ENOMEM)
-				: fattrs_path_resolve(AT_FDCWD, file, &target);
+	/*
+	 * -n never writes through a symbolic link, even a dangling one: as
+	 * `set -C` and `cp -n` refuse, the link is what already exists.
+	 */
+	r = ctl->no_dereference || ctl->no_clobber ? ((target = strdup(file)) != NULL ? 0 : -ENOMEM)
+						   : fattrs_path_resolve(AT_FDCWD, file, &target);
 	if (r < 0) {
 		cli_warn(-r, _("cannot write %s"), cli_quote(file));
 		return fail;
@@ -149,7 +153,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	dir = fattrs_path_dir(target);
 	if (dir == NULL)
 		cli_die(fail, 0, _("memory exhausted"));
-	tf = scratch_new(ctl, dir);
+	tf = scratch_new_for(ctl, dir, target);
 	if (tf == NULL)
 		goto out;
 
@@ -212,7 +216,13 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		cli_die(fail, 0, _("memory exhausted"));
 	r = fattrs_tmpfile_publish(tf, target, exists ? backup : NULL,
 				   (ctl->no_clobber ? FATTRS_PUBLISH_NOCLOBBER : 0) |
-				   (ctl->sync == SYNC_FULL ? FATTRS_PUBLISH_SYNC_DIR : 0));
+				   (ctl->sync == SYNC_DATA ? FATTRS_PUBLISH_FDATASYNC : 0) |
+				   (ctl->sync == SYNC_FULL ? FATTRS_PUBLISH_FSYNC | FATTRS_PUBLISH_SYNC_DIR : 0));
+	if (r == -EOPNOTSUPP && ctl->no_clobber) {
+		cli_warn(0, _("cannot write %s: this filesystem has neither RENAME_NOREPLACE nor hard links, so --no-clobber cannot be kept without a race"),
+			 cli_quote(file));
+		goto out;
+	}
 	if (r < 0) {
 		/* Published, but the directory's fsync failed: the name may not last. */
 		bool named = fattrs_tmpfile_path(tf) != NULL &&

@@ -244,20 +244,23 @@ void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *n
 		 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
 }
 
-/*
- * An unnamed file in @dir (or a hidden named one, removed on the usual
- * signals): the start of -o and --scratch.  Reports its own failure.
- */
 struct fattrs_tmpfile *scratch_new(const struct tmpcreate_control *ctl, const char *dir)
+{
+	return scratch_new_for(ctl, dir, NULL);
+}
+
+struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, const char *dir,
+				       const char *file)
 {
 	struct fattrs_tmpfile *tf = NULL;
 	struct fattrs_tmpl tmpl;
-	char *path = fattrs_tmpl_hidden(dir, &tmpl);
+	char *path = file != NULL ? fattrs_tmpl_hidden_for(file, &tmpl) : fattrs_tmpl_hidden(dir, &tmpl);
 	int r = path != NULL ? 0 : -ENOMEM;
 
 	cleanup_on_signals();
 	if (r == 0)
-		r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method, FATTRS_TMP_SCRATCH, &tf);
+		r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method,
+				       FATTRS_TMP_SCRATCH | (file != NULL ? FATTRS_TMP_RECLAIM : 0), &tf);
 	free(path);
 	if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
 		cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),

@@ -76,6 +76,14 @@ void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *n
  */
 struct fattrs_tmpfile *scratch_new(const struct tmpcreate_control *ctl, const char *dir);
 
+/*
+ * The same for -o @file (in @dir): a named one is locked and takes @file's
+ * own hidden name first, where the next writer can reclaim it after a
+ * kill -9 (FATTRS_TMP_RECLAIM).
+ */
+struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, const char *dir,
+				       const char *file);
+
 /* The modes; each returns the exit status.  @args: the operands (may be NULL). */
 int mktemp_main(struct tmpcreate_control *ctl, const char **args);
 int output_main(const struct tmpcreate_control *ctl, const char **cmd);

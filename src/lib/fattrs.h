@@ -89,6 +89,19 @@ struct fattrs_tmpl {
  */
 char *fattrs_tmpl_hidden(const char *dir, struct fattrs_tmpl *ret);
 
+/**
+ * fattrs_tmpl_hidden_for() - the hidden name beside @path that writers of
+ * @path use first: FATTRS_HIDDEN_TEMPLATE in @path's directory with its
+ * X's made from a hash of @path's last component (the same each time), so
+ * that the next writer finds what a dead one left.  The X's are still
+ * marked in @ret: a random name replaces them when a live writer holds it.
+ * @ret: filled in; its path is the returned string
+ *
+ * Returns: the malloc()ed path (free() it when done with @ret), or NULL
+ * when out of memory.
+ */
+char *fattrs_tmpl_hidden_for(const char *path, struct fattrs_tmpl *ret);
+
 /* ------------------------------------------------------------ temp files */
 
 /* How a temporary file is made (DESIGN §4).  Do not reorder: tools index
@@ -130,6 +143,14 @@ enum {
 	 * name nobody was told about is never left behind.
 	 */
 	FATTRS_TMP_HOLD = 1 << 1,
+	/*
+	 * With the named method: the file is flock(2)ed from the moment it
+	 * is made until it is closed, and @tmpl's name is tried as it is
+	 * first (fattrs_tmpl_hidden_for()), so that a name left by a writer
+	 * that died (kill -9) is told from a live writer's and reclaimed:
+	 * removed when its lock is free, random names used when it is held.
+	 */
+	FATTRS_TMP_RECLAIM = 1 << 2,
 };
 
 struct fattrs_tmpfile;
@@ -209,6 +230,13 @@ int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmp
 enum {
 	FATTRS_PUBLISH_NOCLOBBER = 1 << 0,	/* fail with -EEXIST rather than replace */
 	FATTRS_PUBLISH_SYNC_DIR = 1 << 1,	/* fsync(2) the directory afterwards */
+	/*
+	 * The caller flushed the file with fdatasync(2) / fsync(2): a copy
+	 * the library has to make of it (an unnamed file that cannot be
+	 * linked here) is flushed the same way before it gets a name.
+	 */
+	FATTRS_PUBLISH_FDATASYNC = 1 << 2,
+	FATTRS_PUBLISH_FSYNC = 1 << 3,
 };
 
 /**

@@ -13,8 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/capability.h>
 
 #include "internal.h"
 
@@ -160,19 +164,142 @@ static int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 	return r;
 }
 
+/*
+ * A dead writer's leftover at @path is removed.  Every writer holds
+ * flock(LOCK_EX) on its file from before the file has its hidden name
+ * until it closes it, so a hidden name whose lock can be taken is one whose
+ * writer has died (kill -9, a crash).  It is removed only if the name still
+ * is the very file locked here.
+ * Returns 0 when the name is free to try again, -EEXIST when it belongs to
+ * a live writer (or to something that is not a writer's file).
+ */
+static int reclaim(int dirfd, const char *path)
+{
+	struct stat mine, there;
+	int fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int r = -EEXIST;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -EEXIST;
+	if (fstat(fd, &mine) == 0 && S_ISREG(mine.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		if (fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) < 0)
+			r = errno == ENOENT ? 0 : -EEXIST;
+		else if (there.st_dev != mine.st_dev || there.st_ino != mine.st_ino)
+			r = 0;		/* replaced meanwhile: look again */
+		else
+			r = unlinkat(dirfd, path, 0) == 0 || errno == ENOENT ? 0 : -EEXIST;
+	}
+	(void)close(fd);
+	return r;
+}
+
+/*
+ * @tmpl's path as it is first (a name of its own per target, see
+ * fattrs_tmpl_hidden_for()), reclaiming a dead writer's leftover there;
+ * random names from @tmpl when a live writer holds it.
+ */
+static int try_reclaimable(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
+			   int (*make)(int dirfd, const char *path, void *data), void *data)
+{
+	char *buf = strdup(tmpl->path);
+	int r = -EEXIST;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	for (int i = 0; i < 4 && r == -EEXIST; i++) {
+		r = make(dirfd, buf, data);
+		if (r == -EEXIST && reclaim(dirfd, buf) < 0)
+			break;
+	}
+	if (r == 0) {
+		*ret_path = buf;
+		return 0;
+	}
+	free(buf);
+	if (r != -EEXIST)
+		return r;
+	return try_names(dirfd, tmpl, ret_path, make, data);
+}
+
+/* FNV-1a of the last component of @path, as 10 letters and digits. */
+static void name_hash(const char *path, char *out, size_t len)
+{
+	static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	const char *slash = strrchr(path, '/');
+	uint64_t h = 14695981039346656037ULL;
+
+	for (const unsigned char *c = (const unsigned char *)(slash != NULL ? slash + 1 : path); *c; c++) {
+		h ^= *c;
+		h *= 1099511628211ULL;
+	}
+	for (size_t i = 0; i < len; i++) {
+		out[i] = alnum[h % 62];
+		h /= 62;
+	}
+}
+
+char *fattrs_tmpl_hidden_for(const char *path, struct fattrs_tmpl *ret)
+{
+	char *dir = fattrs_path_dir(path);
+	char *hidden = dir != NULL ? fattrs_tmpl_hidden(dir, ret) : NULL;
+
+	free(dir);
+	if (hidden != NULL)
+		name_hash(path, hidden + ret->x_off, ret->x_len);
+	return hidden;
+}
+
+/*
+ * -EPERM when the directory of @path is append-only: a name made there can
+ * never be removed or renamed away again (chattr +a).
+ */
+static int dir_refuses_removal(int dirfd, const char *path)
+{
+	struct fattrs_statx_buf stx;
+	char *dir = fattrs_path_dir(path);
+	int r;
+
+	if (dir == NULL)
+		return -ENOMEM;
+	r = fattrs_statx(dirfd, dir, 0, STATX_TYPE, &stx);
+	free(dir);
+	if (r == 0 && (stx.stx_attributes & stx.stx_attributes_mask & STATX_ATTR_APPEND))
+		return -EPERM;
+	return 0;
+}
+
 struct named_args {
 	mode_t mode;
 	int fd;
 	int slot;	/* registry slot once created, or -1 */
 	bool scratch;
+	bool lock;	/* flock the new file, and make sure the name is still it */
 };
 
 static int open_excl(int dirfd, const char *path, void *data)
 {
 	struct named_args *a = data;
+	struct stat mine, there;
 
 	a->fd = openat(dirfd, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, a->mode);
-	return a->fd >= 0 ? 0 : negerrno();
+	if (a->fd < 0)
+		return negerrno();
+	if (!a->lock)
+		return 0;
+	/*
+	 * Locked from here on.  Before the lock, another writer may have
+	 * taken the name for a dead one's and removed it: then the name is
+	 * not (or no longer) this file, and another is tried.
+	 */
+	if (flock(a->fd, LOCK_EX | LOCK_NB) < 0 && errno != EWOULDBLOCK)
+		return 0;	/* no locks here: nobody can reclaim it either */
+	if (fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    mine.st_dev == there.st_dev && mine.st_ino == there.st_ino &&
+	    flock(a->fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	(void)close(a->fd);
+	a->fd = -1;
+	return -EEXIST;
 }
 
 static int make_named(int dirfd, const char *path, void *data)
@@ -200,9 +327,19 @@ static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 		.fd = -1,
 		.slot = -1,
 		.scratch = (tf->flags & (FATTRS_TMP_SCRATCH | FATTRS_TMP_HOLD)) != 0,
+		.lock = (tf->flags & FATTRS_TMP_RECLAIM) != 0,
 	};
 	char *path;
-	int r = try_names(tf->dirfd, tmpl, &path, make_named, &a);
+	int r;
+
+	if (tf->flags & FATTRS_TMP_SCRATCH) {
+		/* A scratch name in an append-only directory could never be removed again. */
+		r = dir_refuses_removal(tf->dirfd, tmpl->path);
+		if (r < 0)
+			return r;
+	}
+	r = a.lock ? try_reclaimable(tf->dirfd, tmpl, &path, make_named, &a)
+		   : try_names(tf->dirfd, tmpl, &path, make_named, &a);
 
 	if (r < 0)
 		return r;
@@ -447,7 +584,7 @@ static int copy_all(int from, int to)
  * No way to link an unnamed file: remake it under a name, with its data
  * and what attributes it was given.
  */
-static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
+static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl, unsigned int sync)
 {
 	int old = tf->fd;
 	int r;
@@ -461,6 +598,13 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 		return r;
 	}
 	r = copy_all(old, tf->fd);
+	if (r == 0)
+		(void)fattrs_preserve(old, tf->fd, FATTRS_PRESERVE_ALL, NULL);
+	/* The copy is what gets the name: flushed as the original was. */
+	if (r == 0 && (sync & FATTRS_PUBLISH_FSYNC) && fsync(tf->fd) < 0)
+		r = negerrno();
+	else if (r == 0 && (sync & FATTRS_PUBLISH_FDATASYNC) && fdatasync(tf->fd) < 0)
+		r = negerrno();
 	if (r < 0) {
 		scratch_forget(tf->slot);
 		tf->slot = -1;
@@ -473,7 +617,6 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 		tf->method = FATTRS_TMP_TMPFILE;
 		return r;
 	}
-	(void)fattrs_preserve(old, tf->fd, FATTRS_PRESERVE_ALL, NULL);
 	(void)close(old);
 	tf->why = FATTRS_TMP_WHY_NO_LINK;
 	tf->why_errno = ENOENT;
@@ -495,7 +638,7 @@ int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmp
 	}
 	r = try_names(tf->dirfd, tmpl, &path, make_link, &a);
 	if (r == -ENOLINK) {
-		r = relink_as_named(tf, tmpl);
+		r = relink_as_named(tf, tmpl, 0);
 		if (r == 0 && !hold)
 			scratch_release(tf);
 		return r;
@@ -552,19 +695,98 @@ static char *hidden_beside(const char *path, struct fattrs_tmpl *ret)
 	return hidden;
 }
 
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Unlink @path if it still is the file @st describes. */
+static void unlink_if(int dirfd, const char *path, const struct stat *st)
+{
+	struct stat now;
+
+	if (fstatat(dirfd, path, &now, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&now, st))
+		(void)unlinkat(dirfd, path, 0);
+}
+
+/*
+ * renameat(2) that leaves nothing behind: between two links of one inode
+ * (FILE~ a hard link of FILE, or two writers' backups of one FILE) it
+ * succeeds and does nothing, and @from would stay forever.
+ */
+static int rename_over(int dirfd, const char *from, const char *to)
+{
+	struct stat a, b;
+
+	if (renameat(dirfd, from, dirfd, to) < 0)
+		return negerrno();
+	if (fstatat(dirfd, from, &a, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    fstatat(dirfd, to, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&a, &b))
+		(void)unlinkat(dirfd, from, 0);
+	return 0;
+}
+
+/* Whether this process has capability @cap in its effective set (true when it cannot tell). */
+static bool have_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d) < 0 || cap / 32 >= _LINUX_CAPABILITY_U32S_3)
+		return true;
+	return (d[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+/*
+ * Before anything is made beside an existing @path: would replacing it be
+ * refused?  Then say so now, while nothing is left to clean up:
+ * - an append-only directory takes new names but never removes one (the
+ *   hidden name could not be removed when the rename is refused);
+ * - in a sticky directory, someone else's file may be replaced only by
+ *   the directory's owner or with CAP_FOWNER, and a backup link made
+ *   first would be someone else's file there, which the caller could not
+ *   remove either.
+ */
+static int replace_allowed(int dirfd, const char *path)
+{
+	struct fattrs_statx_buf d;
+	struct stat f;
+	char *dir = fattrs_path_dir(path);
+	int r;
+
+	if (dir == NULL)
+		return -ENOMEM;
+	r = fattrs_statx(dirfd, dir, 0, STATX_TYPE | STATX_MODE | STATX_UID, &d);
+	free(dir);
+	if (r < 0)
+		return 0;	/* the operations themselves will say */
+	if (d.stx_attributes & d.stx_attributes_mask & STATX_ATTR_APPEND)
+		return -EPERM;
+	if (!(d.stx_mode & S_ISVTX) || fstatat(dirfd, path, &f, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	if (f.st_uid == geteuid() || d.stx_uid == geteuid() || have_cap(CAP_FOWNER))
+		return 0;
+	return -EPERM;
+}
+
 /*
  * Keep the current @path as @backup, never leaving a moment where neither
  * exists: a hard link, or a hidden link renamed over an older backup.
+ * *@ret_new says whether @backup is a name made here (removed again if
+ * the replace fails).
  */
-static int backup_make(int dirfd, const char *path, const char *backup)
+static int backup_make(int dirfd, const char *path, const char *backup, bool *ret_new)
 {
 	struct link_args a = { .src = path, .scratch = true, .slot = -1 };
 	struct fattrs_tmpl tmpl;
 	char *hidden, *tmp = NULL;
 	int r;
 
-	if (linkat(dirfd, path, dirfd, backup, 0) == 0)
+	*ret_new = false;
+	if (linkat(dirfd, path, dirfd, backup, 0) == 0) {
+		*ret_new = true;
 		return 0;
+	}
 	if (errno == ENOENT) {
 		struct stat st;
 
@@ -579,14 +801,24 @@ static int backup_make(int dirfd, const char *path, const char *backup)
 	if (hidden == NULL)
 		return -ENOMEM;
 	r = try_names(dirfd, &tmpl, &tmp, make_link, &a);
-	if (r == 0 && renameat(dirfd, tmp, dirfd, backup) < 0) {
-		r = negerrno();
-		(void)unlinkat(dirfd, tmp, 0);
+	if (r == 0) {
+		r = rename_over(dirfd, tmp, backup);
+		if (r < 0)
+			(void)unlinkat(dirfd, tmp, 0);
 	}
 	scratch_forget(a.slot);
 	free(tmp);
 	free(hidden);
 	return r;
+}
+
+/* Undo a backup link made by backup_make() for a replace that failed. */
+static void backup_undo(int dirfd, const char *path, const char *backup)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		unlink_if(dirfd, backup, &st);
 }
 
 static int sync_dir_of(int dirfd, const char *path)
@@ -610,10 +842,10 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 			 unsigned int flags)
 {
 	int dirfd = tf->dirfd;
+	bool made = false;
+	int r;
 
 	if (flags & FATTRS_PUBLISH_NOCLOBBER) {
-		struct stat st;
-
 		if (renameat2(dirfd, tf->path, dirfd, path, RENAME_NOREPLACE) == 0)
 			return 0;
 		if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
@@ -625,16 +857,28 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 		}
 		if (errno == EEXIST || (errno != EPERM && errno != EOPNOTSUPP && errno != EMLINK))
 			return negerrno();
-		/* No hard links either: the best left is to look, then rename. */
-		if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			return -EEXIST;
-	} else if (backup != NULL) {
-		int r = backup_make(dirfd, path, backup);
+		/*
+		 * No hard links either: looking first and renaming after could
+		 * replace a file made in between.  Refuse rather than risk it.
+		 */
+		return -EOPNOTSUPP;
+	}
+	if (backup != NULL) {
+		struct stat st;
 
+		if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			r = replace_allowed(dirfd, path);
+			if (r < 0)
+				return r;
+		}
+		r = backup_make(dirfd, path, backup, &made);
 		if (r < 0)
 			return r;
 	}
-	return renameat(dirfd, tf->path, dirfd, path) == 0 ? 0 : negerrno();
+	r = rename_over(dirfd, tf->path, path);
+	if (r < 0 && made)
+		backup_undo(dirfd, path, backup);
+	return r;
 }
 
 /* Publish an unnamed file as @path. */
@@ -644,6 +888,7 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 	struct link_args a = { .fd = tf->fd, .scratch = true, .slot = -1 };
 	struct fattrs_tmpl tmpl;
 	char *hidden, *tmp = NULL;
+	bool made = false;
 	int r;
 
 	/* A new name: linkat(2) itself refuses to replace anything (EEXIST). */
@@ -652,19 +897,34 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 		if (r == 0 || r != -EEXIST || (flags & FATTRS_PUBLISH_NOCLOBBER))
 			return r;
 	}
-	/* An existing name: link beside it under a hidden name, then rename over it. */
-	hidden = hidden_beside(path, &tmpl);
+	r = replace_allowed(tf->dirfd, path);
+	if (r < 0)
+		return r;
+	/*
+	 * An existing name: link beside it under a hidden name of its own,
+	 * then rename over it.  The file is locked first, so that a kill -9
+	 * between the two leaves a name the next writer of @path can tell
+	 * from a live one's, and reclaim; where it cannot be locked, a random
+	 * name.
+	 */
+	hidden = fattrs_tmpl_hidden_for(path, &tmpl);
 	if (hidden == NULL)
 		return -ENOMEM;
-	r = try_names(tf->dirfd, &tmpl, &tmp, make_link, &a);
+	if (flock(tf->fd, LOCK_EX | LOCK_NB) == 0)
+		r = try_reclaimable(tf->dirfd, &tmpl, &tmp, make_link, &a);
+	else
+		r = try_names(tf->dirfd, &tmpl, &tmp, make_link, &a);
 	if (r == 0) {
 		tf->via = a.via;
 		if (backup != NULL)
-			r = backup_make(tf->dirfd, path, backup);
-		if (r == 0 && renameat(tf->dirfd, tmp, tf->dirfd, path) < 0)
-			r = negerrno();
-		if (r < 0)
+			r = backup_make(tf->dirfd, path, backup, &made);
+		if (r == 0)
+			r = rename_over(tf->dirfd, tmp, path);
+		if (r < 0) {
 			(void)unlinkat(tf->dirfd, tmp, 0);
+			if (made)
+				backup_undo(tf->dirfd, path, backup);
+		}
 	}
 	scratch_forget(a.slot);
 	free(tmp);
@@ -685,10 +945,10 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 		if (r == -ENOLINK) {
 			/* No way to link an unnamed file here: go on as a named scratch one. */
 			struct fattrs_tmpl tmpl;
-			char *hidden = hidden_beside(path, &tmpl);
+			char *hidden = fattrs_tmpl_hidden_for(path, &tmpl);
 
-			tf->flags |= FATTRS_TMP_SCRATCH;
-			r = hidden != NULL ? relink_as_named(tf, &tmpl) : -ENOMEM;
+			tf->flags |= FATTRS_TMP_SCRATCH | FATTRS_TMP_RECLAIM;
+			r = hidden != NULL ? relink_as_named(tf, &tmpl, flags) : -ENOMEM;
 			free(hidden);
 			if (r == 0)
 				r = publish_named(tf, path, backup, flags);

@@ -218,21 +218,30 @@ sigkill_on() {
 			elif [[ $s != "${sum[$cur]}" ]]; then
 				echo "round $n: F is neither the old nor the new content"
 			fi
+			# At most one hidden name, FILE'"'"'s own, holding a whole
+			# version: the next writer that gets as far as publishing
+			# reclaims it.
 			l=$(ls -A)
-			if [[ $l != F && $s == "${sum[$cur]}" ]]; then
-				for h in .tmpcreate.??????????; do
-					[[ -f $h && ! -L $h && $(sha1sum <"$h") == "${sum[$next]}" ]] || continue
-					rm -f -- "$h"
-					window=$((window + 1))
-				done
-				l=$(ls -A)
+			if [[ $l != F ]]; then
+				h=$(compgen -G ".tmpcreate.??????????")
+				hs=$(sha1sum <"$h" 2>/dev/null)
+				if [[ $l == "$h"$'"'"'\n'"'"'F && ( $hs == "${sum[old]}" || $hs == "${sum[new]}" ) ]]; then
+					[[ $h == "${last_h:-$h}" ]] || echo "round $n: a second hidden name $h (first $last_h)"
+					last_h=$h window=$((window + 1))
+				else
+					echo "round $n: left in the directory:" $l
+				fi
 			fi
-			[[ $l == F ]] || echo "round $n: left in the directory:" $l
 		done
-		echo "$published of 20 published; ${window:-0} killed between link and rename"
+		# A writer that finishes leaves nothing: it reclaims a dead one'"'"'s name.
+		slow old | tmpcreate -o F 2>>"$err" || echo "the last writer failed"
+		[[ $(sha1sum <F) == "${sum[old]}" ]] || echo "the last writer did not publish"
+		l=$(ls -A)
+		[[ $l == F ]] || echo "after a complete run, left in the directory:" $l
+		echo "$published of 20 published; ${window:-0} rounds found a dead writer'"'"'s hidden name"
 		cat "$err" >&2'
 	assert_equal "$stderr" ""
-	assert_output --regexp '^[0-9]+ of 20 published; [0-9]+ killed between link and rename$'
+	assert_output --regexp '^[0-9]+ of 20 published; [0-9]+ rounds found a dead writer.s hidden name$'
 	echo "# $type: $output" >&3
 }
 
@@ -268,7 +277,7 @@ sigkill_on() {
 	sigkill_on btrfs 1000000
 }
 
-@test "kill -9 between linking the hidden name and renaming it over FILE leaves FILE whole and one complete hidden name" {
+@test "kill -9 between linking the hidden name and renaming it over FILE: FILE whole, and the next writer reclaims the name" {
 	# Replacing FILE links the unnamed file under a hidden name, then
 	# renames it over FILE: no system call links an unnamed file over an
 	# existing name.  A SIGKILL in that sub-millisecond window is the one way the
@@ -294,6 +303,37 @@ sigkill_on() {
 	assert_equal "${#lines[@]}" 1
 	cmp "$A" "${lines[0]}"
 	assert_equal "$(ls -A | grep -v '^\.tmpcreate\.')" F
+	# Its lock died with it: the next writer of F removes the name and
+	# uses it itself (strace shows the name reclaimed, then renamed).
+	hidden=${lines[0]}
+	run -0 --separate-stderr trace_run "$BATS_TEST_TMPDIR/trace2" tmpcreate -o F <<<new
+	assert_equal "$stderr" ""
+	assert_equal "$(cat F)" new
+	assert_equal "$(ls -A)" F
+	assert_trace "$BATS_TEST_TMPDIR/trace2" "^[0-9]+ +unlinkat\(AT_FDCWD, \"\./$(re_escape "$hidden")\", 0\) = 0"
+	assert_trace "$BATS_TEST_TMPDIR/trace2" "^[0-9]+ +rename(at2?)?\(.*\"\./$(re_escape "$hidden")\", .*\"F\"(, 0)?\) = 0"
+}
+
+@test "a live writer's hidden name is left alone: the second writer uses a random one" {
+	# Writer 1 is held in renameat (strace delays it) with its hidden name
+	# linked and locked; writer 2 finds the name taken and locked.
+	fault_require
+	echo old >F
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+		-e inject=rename,renameat,renameat2:delay_enter=2000000 \
+		tmpcreate -o F <<<first 2>"$BATS_TEST_TMPDIR/strace.err" &
+	spid=$!
+	for ((i = 0; i < 100; i++)); do
+		compgen -G ".tmpcreate.*" >/dev/null && break
+		sleep 0.02
+	done
+	hidden=$(compgen -G ".tmpcreate.*")
+	run -0 --separate-stderr tmpcreate -o F <<<second
+	assert_equal "$stderr" ""
+	wait "$spid"
+	assert_equal "$(cat F)" first
+	assert_equal "$(ls -A)" F
+	[[ -n $hidden ]] || fail "writer 1 never linked its hidden name"
 }
 
 # ------------------------------------------------------------ racing writers

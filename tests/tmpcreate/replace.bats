@@ -104,3 +104,219 @@ names() {
 	assert_equal "$stderr" "tmpcreate: cannot write 'd/l': Is a directory"
 	[[ -L d/l ]] || fail "d/l is no longer a link"
 }
+
+@test "-n refuses a symlink FILE, dangling or not, as set -C and cp -n do" {
+	ln -s gone dl
+	echo old >t
+	ln -s t l
+	# What the shell says.
+	run -1 bash -c 'set -C; echo x >dl'
+	run -1 --separate-stderr tmpcreate -n -o dl <<<new
+	assert_equal "$stderr" "tmpcreate: cannot write 'dl': File exists"
+	run -1 --separate-stderr tmpcreate -n -o l <<<new
+	assert_equal "$stderr" "tmpcreate: cannot write 'l': File exists"
+	[[ ! -e gone && -L dl && -L l ]] || fail "a link was written through"
+	assert_equal "$(cat t)" old
+	assert_equal "$(names)" "dl l t"
+}
+
+# ------------------------------------------------------------ nothing left behind
+
+@test "--backup when FILE~ is already a hard link of FILE: nothing is left beside them" {
+	echo v1 >f
+	ln f f~
+	run -0 --separate-stderr tmpcreate -b -o f <<<v2
+	assert_equal "$stderr" ""
+	assert_equal "$(cat f) $(cat f~)" "v2 v1"
+	assert_equal "$(names)" "f f~"
+}
+
+@test "racing --backup writers: FILE, FILE~ and nothing else" {
+	# Two writers backing up the same old FILE: the second one's backup
+	# is a rename between two links of one inode, which does nothing.
+	echo old >F
+	for ((r = 0; r < 20; r++)); do
+		pids=()
+		for i in 1 2 3 4 5 6 7 8; do
+			tmpcreate -b -o F <<<"writer $i" &
+			pids+=($!)
+		done
+		for p in "${pids[@]}"; do wait "$p" || fail "a writer failed"; done
+	done
+	assert_equal "$(names)" "F F~"
+}
+
+@test "sticky directory: a replace that would be refused makes no FILE~ the caller could not remove" {
+	require_root "act as two users"
+	require_cmd setpriv
+	mkdir st && chmod 1777 st
+	echo theirs >st/f
+	chown daemon: st/f
+	chmod 666 st/f
+	cd st
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	# What the kernel says to replacing it.
+	run -1 as_nobody mv -f /dev/null f 2>/dev/null
+	run -1 --separate-stderr as_nobody tmpcreate -b -o f <<<mine
+	assert_equal "$stderr" "tmpcreate: cannot write 'f': Operation not permitted"
+	assert_equal "$(cat f)" theirs
+	assert_equal "$(names)" f
+	# Without --backup, the same and nothing left either.
+	run -1 --separate-stderr as_nobody tmpcreate -o f <<<mine
+	assert_equal "$stderr" "tmpcreate: cannot write 'f': Operation not permitted"
+	assert_equal "$(names)" f
+	# The caller's own file there is replaced, with its backup.
+	run -0 --separate-stderr as_nobody tmpcreate -o g <<<v1
+	run -0 --separate-stderr as_nobody tmpcreate -b -o g <<<v2
+	assert_equal "$(cat g) $(cat g~)" "v2 v1"
+	assert_equal "$(names)" "f g g~"
+}
+
+@test "append-only directory: replacing is refused before anything is made; a new FILE is made" {
+	require_root "chattr +a"
+	mkdir ap
+	echo old >ap/f
+	chattr +a ap || skip "cannot make an append-only directory here"
+	local m rc=0
+	for m in auto named; do
+		run -1 --separate-stderr tmpcreate --method=$m -o ap/f <<<new
+		[[ $stderr == "tmpcreate: cannot "*"Operation not permitted" ]] || rc=1
+		run -1 --separate-stderr tmpcreate --method=$m -b -o ap/f <<<new
+		[[ $stderr == "tmpcreate: cannot "*"Operation not permitted" ]] || rc=1
+	done
+	run -0 --separate-stderr tmpcreate -o ap/new <<<new
+	l=$(names ap)
+	chattr -a ap
+	assert_equal "$rc" 0
+	assert_equal "$(cat ap/f)" old
+	assert_equal "$l" "f new"
+}
+
+# TYPE [OPTION]: a writer killed (-9) while it reads stdin leaves its named
+# scratch file (no O_TMPFILE there); the next writer of the same FILE
+# reclaims it, whatever the first one had written, and nothing is left.
+named_reclaim_on() {
+	fs_require "$1"
+	export OPT=${2-}
+	run -0 --separate-stderr fs_run "$1" '
+		cd "$D"
+		echo old >F
+		{
+			{ echo part; sleep 5; } | tmpcreate $OPT -o F &
+			pid=$!
+			for ((i = 0; i < 100; i++)); do
+				[[ -n $(compgen -G ".tmpcreate.*") ]] && break
+				sleep 0.02
+			done
+			sleep 0.1
+			kill -9 $pid
+			wait $pid
+		} 2>/dev/null
+		echo "killed: $(ls -A | sed "s/^\.tmpcreate\..*/HIDDEN/" | sort | tr "\n" " ")"
+		# Another FILE'"'"'s writer leaves it alone.
+		tmpcreate $OPT -o G <<<g
+		echo "other: $(ls -A | sed "s/^\.tmpcreate\..*/HIDDEN/" | sort | tr "\n" " ")"
+		tmpcreate $OPT -o F <<<new; echo "rc $?"
+		echo "after: $(ls -A | tr "\n" " ") $(cat F)"'
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'killed: F HIDDEN ' 'other: F G HIDDEN ' 'rc 0' 'after: F G  new')"
+}
+
+@test "ntfs-3g: the named scratch file of a writer killed by kill -9 is reclaimed by the next writer" {
+	named_reclaim_on ntfs-3g
+}
+
+@test "tmpfs: --method=named: a kill -9 leftover is reclaimed by the next writer of FILE" {
+	named_reclaim_on tmpfs --method=named
+}
+
+# ------------------------------------------------------------ durability
+
+# TRACE: the flushes and namings of a traced run, in order, one word each:
+# fsync:ROLE / fdatasync:ROLE (ROLE: tmpfile, named, dir: what the
+# descriptor was opened as), link, rename (successful calls only).
+sync_events() {
+	awk '
+	{ sub(/^[0-9]+ +/, "") }
+	/^openat\(.*O_TMPFILE.*\) = [0-9]+$/ { role[$NF] = "tmpfile" }
+	/^openat\(.*O_CREAT\|O_EXCL.*\) = [0-9]+$/ { role[$NF] = "named" }
+	/^openat\(.*O_DIRECTORY.*\) = [0-9]+$/ && !/O_PATH/ { role[$NF] = "dir" }
+	/^f(data)?sync\([0-9]+\) += 0$/ {
+		call = $0; sub(/\(.*/, "", call)
+		fd = $0; sub(/^[a-z]+\(/, "", fd); sub(/\).*/, "", fd)
+		printf "%s:%s ", call, (fd in role ? role[fd] : "other")
+	}
+	/^linkat\(.*\) += 0$/ { printf "link " }
+	/^rename(at2?)?\(.*\) += 0$/ { printf "rename " }
+	END { print "" }' "$1"
+}
+
+# EVENTS [OPTION...]: run tmpcreate OPTION... -o F under strace (the calls
+# that flush and name files traced, with any --inject=SYSCALL:ERRNO
+# faults), F holding "old" before when EVENTS starts with "replace".
+sync_order_is() {
+	local want=$1 inj=() a
+	shift
+	fault_require
+	local -a opts=()
+	for a in "$@"; do
+		case $a in
+		--inject=*) a=${a#--inject=}; inj+=("${a%%:*}" "${a#*:}") ;;
+		*) opts+=("$a") ;;
+		esac
+	done
+	rm -f F
+	[[ ${want%% *} == replace ]] && echo old >F
+	want=${want#replace }
+	run -0 --separate-stderr fault_run "$BATS_TEST_TMPDIR/trace" "${inj[@]}" -- tmpcreate "${opts[@]}" -o F <<<new
+	assert_equal "$stderr" ""
+	assert_equal "$(cat F)" new
+	assert_equal "$(names)" F
+	run sync_events "$BATS_TEST_TMPDIR/trace"
+	assert_output "$want "
+}
+
+@test "durability: every path that publishes flushes the data before the name, the directory after" {
+	# O_TMPFILE, a new name and a replaced one.
+	sync_order_is "fsync:tmpfile link fsync:dir"
+	sync_order_is "replace fsync:tmpfile link rename fsync:dir"
+	# The named method (no O_TMPFILE): the named file itself.
+	sync_order_is "fsync:named rename fsync:dir" --method=named
+	sync_order_is "replace fsync:named rename fsync:dir" --method=named
+	sync_order_is "fsync:named rename fsync:dir" --method=named -n
+	# An unnamed file that cannot be linked (no AT_EMPTY_PATH, no /proc) is
+	# copied into a named one: the copy is flushed before its rename.
+	sync_order_is "fsync:tmpfile fsync:named rename fsync:dir" --inject=linkat:ENOENT
+	sync_order_is "replace fsync:tmpfile fsync:named rename fsync:dir" --inject=linkat:ENOENT
+	# --sync=data: the data, no directory.
+	sync_order_is "fdatasync:tmpfile link" --sync=data
+	sync_order_is "fdatasync:tmpfile fdatasync:named rename" --sync=data --inject=linkat:ENOENT
+	sync_order_is "fdatasync:named rename" --sync=data --method=named
+	# --sync=none: nothing flushed.
+	sync_order_is "rename" --sync=none --inject=linkat:ENOENT
+}
+
+@test "ntfs-3g: the named fallback flushes the file before the rename, the directory after" {
+	fs_require ntfs-3g
+	fault_require
+	run -0 --separate-stderr fs_run ntfs-3g '
+		cd "$D"
+		echo old >F
+		trace_run "$BATS_TEST_TMPDIR/trace" tmpcreate -o F <<<new; echo "rc $?"
+		ls -A; cat F'
+	assert_output "$(printf '%s\n' 'rc 0' F new)"
+	run sync_events "$BATS_TEST_TMPDIR/trace"
+	assert_output "fsync:named rename fsync:dir "
+}
+
+@test "--no-clobber where neither RENAME_NOREPLACE nor link(2) works: refused, never stat-then-rename" {
+	fault_require
+	local e
+	for e in EPERM EOPNOTSUPP; do
+		run -1 --separate-stderr fault_run "$BATS_TEST_TMPDIR/trace" renameat2 EINVAL linkat "$e" -- \
+			tmpcreate --method=named -n -o F <<<new
+		assert_equal "$stderr" "tmpcreate: cannot write 'F': this filesystem has neither RENAME_NOREPLACE nor hard links, so --no-clobber cannot be kept without a race"
+		assert_equal "$(names)" ""
+		refute_trace "$BATS_TEST_TMPDIR/trace" '^[0-9]+ +rename(at)?\('
+	done
+}
