@@ -10,13 +10,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+#ifndef PROC_SUPER_MAGIC
+# define PROC_SUPER_MAGIC 0x9fa0	/* linux/magic.h */
+#endif
 
 /*
  * The table.  Display order, do not sort: what chattr users set most,
@@ -171,20 +177,45 @@ int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, b
 
 /* ------------------------------------------------------------ the file */
 
-/* The file a call is about, and the descriptor the ioctls need, made once. */
+/*
+ * The file a call is about.  A change works through one descriptor
+ * pinned at the start (an O_PATH open, which has no side effects on any
+ * file type): the flags are read and written back on that inode, never on
+ * whatever the path names by the time of the write.  The ioctls need a
+ * real descriptor, opened only once the pinned one has been identified as
+ * a regular file or directory: from the pinned one itself (/proc/self/fd,
+ * or "." for a directory), never by the path again.
+ */
 struct target {
 	int dirfd;
 	const char *path;
 	unsigned at_flags;
 	mode_t mode;	/* 0 until known */
-	int fd;		/* -1 until opened */
+	bool pin;	/* a change: the xflags go through the pinned descriptor too */
+	int pfd;	/* the pinned descriptor, -1 until pinned; may be the caller's dirfd */
+	bool opath;	/* pfd is an O_PATH descriptor */
+	dev_t dev;	/* pfd's, once identified */
+	ino_t ino;
+	bool identified;
+	int fd;		/* the real descriptor for the ioctls, -1 until opened; may be pfd */
+	char proc[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
 };
 
-static struct target target_init(int dirfd, const char *path, unsigned at_flags, mode_t mode)
+/* Test hook: called between a word's read and its write (fattrs_kattr_test_hook()). */
+static void (*between_hook)(void *);
+static void *between_arg;
+
+void fattrs_kattr_test_hook(void (*fn)(void *arg), void *arg)
+{
+	between_hook = fn;
+	between_arg = arg;
+}
+
+static struct target target_init(int dirfd, const char *path, unsigned at_flags, mode_t mode, bool pin)
 {
 	return (struct target){ .dirfd = dirfd, .path = path != NULL ? path : "",
-				.at_flags = at_flags,
-				.mode = (mode & S_IFMT) != 0 ? mode : 0, .fd = -1 };
+				.at_flags = at_flags, .pin = pin,
+				.mode = (mode & S_IFMT) != 0 ? mode : 0, .pfd = -1, .fd = -1 };
 }
 
 static bool target_is_dirfd(const struct target *t)
@@ -192,68 +223,139 @@ static bool target_is_dirfd(const struct target *t)
 	return (t->at_flags & AT_EMPTY_PATH) && t->path[0] == '\0';
 }
 
-/* Close what target_fd() opened; the caller's @dirfd, used as it is, stays open. */
+/* Close what this module opened; the caller's @dirfd, used as it is, stays open. */
 static void target_release(struct target *t)
 {
-	if (t->fd >= 0 && t->fd != t->dirfd)
+	if (t->fd >= 0 && t->fd != t->pfd && t->fd != t->dirfd)
 		(void)close(t->fd);
-	t->fd = -1;
+	if (t->pfd >= 0 && t->pfd != t->dirfd)
+		(void)close(t->pfd);
+	t->fd = t->pfd = -1;
 }
 
 /*
- * A descriptor of the file for the ioctls: opened only if it is a regular
- * file or a directory (a device's open or ioctl can have side effects, a
- * fifo's open blocks), read-only, non-blocking.  -EOPNOTSUPP for anything
- * else, symlinks under AT_SYMLINK_NOFOLLOW included.  The file can be
- * replaced between the look and the open (and the caller's mode can be
- * stale): what was opened is checked again, and a descriptor of anything
- * else is closed unused (xfs answers the ioctls on fifos and devices).
+ * Whether /proc/self/fd is procfs, asked once per process: a magic link
+ * there reaches exactly the inode a descriptor holds, whatever its type.
  */
-static int target_fd(struct target *t)
+static int proc_state = -1;
+
+static bool proc_usable(void)
 {
-	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	struct statfs sfs;
+
+	if (proc_state < 0)
+		proc_state = statfs("/proc/self/fd", &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+	return proc_state == 1;
+}
+
+void fattrs_kattr_force_no_proc(bool on)
+{
+	proc_state = on ? 0 : -1;
+}
+
+/* Pin the file: one O_PATH descriptor (or the caller's own), opened once. */
+static int target_pin(struct target *t)
+{
+	int fl;
+
+	if (t->pfd >= 0)
+		return 0;
+	if (target_is_dirfd(t) && t->dirfd != AT_FDCWD) {
+		fl = fcntl(t->dirfd, F_GETFL);
+		if (fl < 0)
+			return negerrno();
+		t->pfd = t->dirfd;
+		t->opath = (fl & O_PATH) != 0;
+	} else {
+		fl = O_PATH | O_CLOEXEC;
+		if (t->at_flags & AT_SYMLINK_NOFOLLOW)
+			fl |= O_NOFOLLOW;
+		/* AT_FDCWD is no descriptor: the working directory is opened as ".". */
+		t->pfd = openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, fl);
+		if (t->pfd < 0)
+			return negerrno();
+		t->opath = true;
+	}
+	(void)snprintf(t->proc, sizeof(t->proc), "/proc/self/fd/%d", t->pfd);
+	return 0;
+}
+
+/* What the pinned descriptor is: its type, device and inode. */
+static int target_identify(struct target *t)
+{
+	struct stat st;
+	int r = target_pin(t);
+
+	if (r < 0 || t->identified)
+		return r;
+	if (fstat(t->pfd, &st) < 0)
+		return negerrno();
+	t->mode = st.st_mode;
+	t->dev = st.st_dev;
+	t->ino = st.st_ino;
+	t->identified = true;
+	return 0;
+}
+
+/*
+ * Without /proc, a regular file can only be opened by its path again: the
+ * open happens before it can be checked (a device put there meanwhile is
+ * opened, though never used), and what was opened must be the pinned file.
+ */
+static int reopen_by_path(struct target *t, int flags)
+{
 	struct stat st;
 	int fd, r;
 
-	if (t->fd >= 0)
-		return t->fd;
-	if (t->mode == 0) {
-		if (fstatat(t->dirfd, t->path, &st, (int)t->at_flags) < 0)
-			return negerrno();
-		t->mode = st.st_mode;
-	}
-	if (!S_ISREG(t->mode) && !S_ISDIR(t->mode))
-		return -EOPNOTSUPP;
-	/* AT_FDCWD is no descriptor: the working directory is opened as ".". */
-	if (target_is_dirfd(t) && t->dirfd != AT_FDCWD) {
-		t->fd = t->dirfd;
-		return t->fd;
-	}
 	if (t->at_flags & AT_SYMLINK_NOFOLLOW)
 		flags |= O_NOFOLLOW;
-	if (S_ISDIR(t->mode))
-		flags |= O_DIRECTORY;
 	fd = openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, flags);
-	if (fd < 0) {
-		r = negerrno();
-		/* O_NOFOLLOW met a symlink put there since the look. */
-		if (r == -ELOOP && (flags & O_NOFOLLOW) &&
-		    fstatat(t->dirfd, t->path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			r = -EOPNOTSUPP;
-		return r;
-	}
+	if (fd < 0)
+		return negerrno();
 	if (fstat(fd, &st) < 0) {
 		r = negerrno();
 		(void)close(fd);
 		return r;
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+	if (st.st_dev != t->dev || st.st_ino != t->ino) {
 		(void)close(fd);
-		return -EOPNOTSUPP;
+		return -EAGAIN;	/* replaced since it was pinned */
 	}
-	t->mode = st.st_mode;
-	t->fd = fd;
 	return fd;
+}
+
+/*
+ * A real descriptor of the file for the ioctls: only of a regular file or
+ * a directory (a device's open or ioctl can have side effects, a fifo's
+ * open blocks), read-only, non-blocking, made from the pinned descriptor
+ * once fstat(2) has said what it is.  -EOPNOTSUPP for anything else,
+ * symlinks under AT_SYMLINK_NOFOLLOW included.
+ */
+static int target_fd(struct target *t)
+{
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	int r;
+
+	if (t->fd >= 0)
+		return t->fd;
+	r = target_identify(t);
+	if (r == -ELOOP && (t->at_flags & AT_SYMLINK_NOFOLLOW))
+		return -EOPNOTSUPP;	/* an O_PATH open of a symlink does not fail: defensive */
+	if (r < 0)
+		return r;
+	if (!S_ISREG(t->mode) && !S_ISDIR(t->mode))
+		return -EOPNOTSUPP;
+	if (!t->opath) {
+		t->fd = t->pfd;
+		return t->fd;
+	}
+	if (S_ISDIR(t->mode))
+		t->fd = openat(t->pfd, ".", flags | O_DIRECTORY);
+	else if (proc_usable())
+		t->fd = open(t->proc, flags);
+	else
+		return t->fd = reopen_by_path(t, flags);
+	return t->fd >= 0 ? t->fd : negerrno();
 }
 
 /*
@@ -272,14 +374,80 @@ static int flags_errno(bool reading)
 
 /* -------------------------------------------------------------- xflags */
 
-static long sys_file_getattr(const struct target *t, struct fattrs_file_attr *fa)
+/*
+ * Where file_getattr(2)/file_setattr(2) find the file: by the caller's
+ * path for a read; for a change, the pinned descriptor: itself when it is
+ * a real one, else its /proc/self/fd link (which reaches exactly that
+ * inode, of any type), else "." of a directory, else a real descriptor of
+ * a regular file.  -EOPNOTSUPP for other files without /proc: they cannot
+ * be reached through the pinned descriptor.
+ */
+static int xflags_where(struct target *t, int *dfd, const char **path, unsigned *at)
 {
-	return syscall(__NR_file_getattr, t->dirfd, t->path, fa, sizeof(*fa), t->at_flags);
+	int r;
+
+	if (!t->pin) {
+		*dfd = t->dirfd;
+		*path = t->path;
+		*at = t->at_flags;
+		return 0;
+	}
+	r = target_pin(t);
+	if (r < 0)
+		return r;
+	*at = 0;
+	if (!t->opath) {
+		*dfd = t->pfd;
+		*path = "";
+		*at = AT_EMPTY_PATH;
+		return 0;
+	}
+	if (proc_usable()) {
+		*dfd = AT_FDCWD;
+		*path = t->proc;
+		return 0;
+	}
+	r = target_identify(t);
+	if (r < 0)
+		return r;
+	if (S_ISDIR(t->mode)) {
+		*dfd = t->pfd;
+		*path = ".";
+		return 0;
+	}
+	r = target_fd(t);
+	if (r < 0)
+		return r;
+	*dfd = r;
+	*path = "";
+	*at = AT_EMPTY_PATH;
+	return 0;
 }
 
-static long sys_file_setattr(const struct target *t, struct fattrs_file_attr *fa)
+static long sys_file_getattr(struct target *t, struct fattrs_file_attr *fa)
 {
-	return syscall(__NR_file_setattr, t->dirfd, t->path, fa, sizeof(*fa), t->at_flags);
+	const char *path;
+	unsigned at;
+	int dfd, r = xflags_where(t, &dfd, &path, &at);
+
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	return syscall(__NR_file_getattr, dfd, path, fa, sizeof(*fa), at);
+}
+
+static long sys_file_setattr(struct target *t, struct fattrs_file_attr *fa)
+{
+	const char *path;
+	unsigned at;
+	int dfd, r = xflags_where(t, &dfd, &path, &at);
+
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	return syscall(__NR_file_setattr, dfd, path, fa, sizeof(*fa), at);
 }
 
 /*
@@ -374,7 +542,7 @@ static int iflags_write(struct target *t, uint32_t flags)
 int fattrs_kattr_get(int dirfd, const char *path, unsigned at_flags, mode_t mode,
 		     unsigned want, struct fattrs_kattr *ret)
 {
-	struct target t = target_init(dirfd, path, at_flags, mode);
+	struct target t = target_init(dirfd, path, at_flags, mode, false);
 	struct fattrs_kattr a = { .have = 0, .via = FATTRS_KVIA_NONE };
 	int rx = 0, ri = 0;
 
@@ -465,6 +633,8 @@ static int xflags_change(struct target *t, uint32_t set, uint32_t clear,
 	old = xword_flags(&w);
 	if (((old & ~clear) | set) == old)
 		return 0;
+	if (between_hook != NULL)
+		between_hook(between_arg);
 	r = xflags_write(t, &w, (old & ~clear) | set);
 	if (r == -EOPNOTSUPP)
 		(void)not_in_effect(set, clear, old, &dropped->xset, &dropped->xclear);
@@ -492,6 +662,8 @@ static int iflags_change(struct target *t, uint32_t set, uint32_t clear,
 		return r;
 	if (((old & ~clear) | set) == old)
 		return 0;
+	if (between_hook != NULL)
+		between_hook(between_arg);
 	r = iflags_write(t, (old & ~clear) | set);
 	if (r == -EOPNOTSUPP)
 		(void)not_in_effect(set, clear, old, &dropped->iset, &dropped->iclear);
@@ -508,7 +680,7 @@ int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t m
 			struct fattrs_kchange *ret_dropped)
 {
 	const struct fattrs_kchange *c = change;
-	struct target t = target_init(dirfd, path, at_flags, mode);
+	struct target t = target_init(dirfd, path, at_flags, mode, true);
 	struct fattrs_kchange dropped = { .xset = 0 };
 	uint32_t ro_x, ro_i;
 	bool x = (c->xset | c->xclear) != 0, i = (c->iset | c->iclear) != 0;

@@ -108,12 +108,15 @@ struct fattrs_kattr {
  * The xflags come from file_getattr(2), by path, without opening the file.
  * Where that system call is missing (ENOSYS, remembered for the process)
  * FS_IOC_FSGETXATTR is used, and FS_IOC_GETFLAGS always for the iflags.
- * The ioctls need an open descriptor, and only regular files and
- * directories are ever opened (O_NONBLOCK|O_NOCTTY, never for writing): a
- * device's open or ioctl could have side effects.  What was opened is
- * checked with fstat(2): a file replaced since it was looked at (or a
- * stale @mode) that is no longer a regular file or directory is closed
- * unused, -EOPNOTSUPP like any special file.  file_getattr(2) itself
+ * The ioctls need an open descriptor, and nothing is opened that has not
+ * been identified first on the descriptor that will be used: the file is
+ * pinned with an O_PATH open (no side effects, whatever it is), fstat(2)
+ * says what it is, and only a regular file or directory is then reopened
+ * from that descriptor (/proc/self/fd/N; "." for a directory), read-only,
+ * O_NONBLOCK|O_NOCTTY: a device's open or ioctl could have side effects.
+ * Without /proc a regular file is reopened by its path and must be the
+ * pinned inode (else -EAGAIN); that open comes before the check.  A stale
+ * @mode does not matter.  file_getattr(2) itself
  * reports special files and symlinks where the filesystem keeps flags for
  * them (xfs since 6.18), so one group may be read and not the other.
  *
@@ -178,10 +181,16 @@ int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, b
  *               all of a word's request where it cannot even be read);
  *               all zero unless -EOPNOTSUPP
  *
- * The xflags are read with file_getattr(2) and, if they differ from what
- * is asked, written back with file_setattr(2), extsize, projid and
- * cowextsize as they were: no open, three system calls for a change (the
- * read, the write and the read back), one for a no-op.  Without those system calls (ENOSYS) FS_IOC_FSGETXATTR and
+ * The file is pinned first (an O_PATH open, as for fattrs_kattr_get()),
+ * and every read and write goes to that inode: a file renamed over @path
+ * meanwhile is never handed the flags read from another.  The xflags are
+ * read with file_getattr(2) and, if they differ from what is asked,
+ * written back with file_setattr(2), extsize, projid and cowextsize as
+ * they were, both through the pinned descriptor's /proc/self/fd link
+ * (which reaches exactly its inode, of any type; without /proc: "." of a
+ * directory, or a reopened regular file; other files are -EOPNOTSUPP):
+ * five system calls for a change (the pin, the read, the write, the read
+ * back, the close), three for a no-op.  Without those system calls (ENOSYS) FS_IOC_FSGETXATTR and
  * FS_IOC_FSSETXATTR do the same on an open descriptor; the iflags always
  * go through FS_IOC_GETFLAGS and FS_IOC_SETFLAGS.  Nothing is written to a
  * word that would not change.  Every write is read back, because some
@@ -209,5 +218,18 @@ int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t m
  * for tools: the system call is always the better path where it exists.
  */
 void fattrs_kattr_force_ioctl(bool on);
+
+/**
+ * fattrs_kattr_force_no_proc() - for tests: act as if /proc were not
+ * mounted (@on), or look again (!@on).
+ */
+void fattrs_kattr_force_no_proc(bool on);
+
+/**
+ * fattrs_kattr_test_hook() - for tests: call @fn(@arg) in
+ * fattrs_kattr_change() after a word was read and before it is written
+ * (NULL: no call), to change the file system in between.
+ */
+void fattrs_kattr_test_hook(void (*fn)(void *arg), void *arg);
 
 #endif /* FATTRS_KFLAGS_H */

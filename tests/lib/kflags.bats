@@ -107,7 +107,7 @@ flag_calls() {
 		sed -E 's/^[0-9]+ +//; s/syscall_0x1d4/file_getattr/; s/syscall_0x1d5/file_setattr/; s/\(.*//'
 }
 
-@test "+nodump is file_getattr, file_setattr, file_getattr: no open; a no-op is one file_getattr" {
+@test "+nodump pins the file (O_PATH), then file_getattr, file_setattr, file_getattr on it; a no-op reads once" {
 	fault_require
 	fs_require tmpfs
 	run -0 --separate-stderr fs_run tmpfs '
@@ -119,11 +119,15 @@ flag_calls() {
 	assert_equal "${lines[1]}" "r=0 dropped=0x0,0x0,0x0,0x0"
 	assert_equal "${lines[2]}" "xflags=0x00000080 iflags=0x00000040 via=file_getattr letters=d"
 	assert_equal "$(flag_calls "$BATS_TEST_TMPDIR/set" | tr '\n' ' ')" \
-		"file_getattr file_setattr file_getattr "
-	assert_equal "$(flag_calls "$BATS_TEST_TMPDIR/noop" | tr '\n' ' ')" "file_getattr "
+		"openat file_getattr file_setattr file_getattr "
+	assert_equal "$(flag_calls "$BATS_TEST_TMPDIR/noop" | tr '\n' ' ')" "openat file_getattr "
+	# The only open of the file is O_PATH: the writes go through that
+	# descriptor (its /proc/self/fd link), never through the name again.
+	assert_trace "$BATS_TEST_TMPDIR/set" 'openat\(AT_FDCWD, "f", O_RDONLY\|O_CLOEXEC\|O_PATH\) = [0-9]+$'
+	refute_trace "$BATS_TEST_TMPDIR/set" 'open(at)?\([^)]*"f", O_RDONLY\|O_NOCTTY'
 }
 
-@test "the ioctl path: one stat, one open, FS_IOC_FSGETXATTR, FSSETXATTR, FSGETXATTR" {
+@test "the ioctl path: the file pinned (O_PATH), identified, reopened through /proc, then the ioctls" {
 	fault_require
 	fs_require tmpfs
 	run -0 --separate-stderr fs_run tmpfs '
@@ -133,8 +137,15 @@ flag_calls() {
 	assert_equal "${lines[0]}" "r=1 dropped=0x0,0x0,0x0,0x0"
 	assert_equal "${lines[1]}" "xflags=0x00000080 iflags=0x00000040 via=ioctl letters=d"
 	assert_equal "$(flag_calls "$BATS_TEST_TMPDIR/set" | tr '\n' ' ')" \
-		"newfstatat openat ioctl ioctl ioctl "
-	assert_trace "$BATS_TEST_TMPDIR/set" 'openat\(AT_FDCWD, "f", O_RDONLY\|O_NOCTTY\|O_NONBLOCK\|O_CLOEXEC\) = [0-9]+$'
+		"openat ioctl ioctl ioctl "
+	local pfd
+	pfd=$(sed -nE 's/.*openat\(AT_FDCWD, "f", O_RDONLY\|O_CLOEXEC\|O_PATH\) = ([0-9]+)$/\1/p' "$BATS_TEST_TMPDIR/set")
+	[[ -n $pfd ]] || fail "no O_PATH open of f"
+	assert_trace "$BATS_TEST_TMPDIR/set" "newfstatat\\($pfd, \"\", \\{st_mode=S_IFREG\\|0644, .*AT_EMPTY_PATH\\) = 0\$"
+	assert_trace "$BATS_TEST_TMPDIR/set" "openat\\(AT_FDCWD, \"/proc/self/fd/$pfd\", O_RDONLY\\|O_NOCTTY\\|O_NONBLOCK\\|O_CLOEXEC\\) = [0-9]+\$"
+	# What the name leads to is never opened for real: only the pinned descriptor is reopened.
+	refute_trace "$BATS_TEST_TMPDIR/set" 'openat\(AT_FDCWD, "f", O_RDONLY\|O_NOCTTY'
+
 	assert_trace "$BATS_TEST_TMPDIR/set" 'ioctl\([0-9]+, FS_IOC_FSSETXATTR, \{fsx_xflags=FS_XFLAG_NODUMP,'
 }
 
@@ -181,9 +192,12 @@ flag_calls() {
 	assert_equal "${lines[2]}" "r=-95 dropped=0x80,0x0,0x0,0x0"
 	assert_equal "${lines[3]}" "null 1"
 	for f in p p.get null null.get; do
-		refute_trace "$BATS_TEST_TMPDIR/$f" 'open(at)?\([^)]*"(p|null)"'
+		# Pinned with O_PATH (no open of the fifo or device itself), identified, left alone.
+		refute_trace "$BATS_TEST_TMPDIR/$f" 'open(at)?\([^)]*"(p|null)", O_(RDONLY|WRONLY|RDWR)(\|O_(NOCTTY|NONBLOCK|CLOEXEC|LARGEFILE))*\)'
+		refute_trace "$BATS_TEST_TMPDIR/$f" 'open(at)?\([^)]*"/proc/self/fd/'
 		refute_trace "$BATS_TEST_TMPDIR/$f" 'ioctl\('
-		assert_trace "$BATS_TEST_TMPDIR/$f" 'newfstatat\(AT_FDCWD, "(p|null)", \{st_mode=S_IF(IFO|CHR)'
+		assert_trace "$BATS_TEST_TMPDIR/$f" 'openat\(AT_FDCWD, "(p|null)", O_RDONLY\|O_CLOEXEC\|O_PATH\) = [0-9]+$'
+		assert_trace "$BATS_TEST_TMPDIR/$f" 'newfstatat\([0-9]+, "", \{st_mode=S_IF(IFO|CHR)'
 	done
 }
 

@@ -833,6 +833,63 @@ static void test_kattr_change__immutable_holds(void)
 	left_only("f", NULL);
 }
 
+/* ------------------------------------------------ the pinned descriptor */
+
+/* The hook's work: put "g" where "f" is, between the read and the write. */
+static void swap_g_over_f(void *arg)
+{
+	int *done = arg;
+
+	*done = renameat(topfd, "g", topfd, "f") == 0 ? 1 : -errno;
+}
+
+/* The nodump and noatime bits of @name's xflags (xfs adds hasattr where it likes). */
+static uint32_t xflags_of(const char *name)
+{
+	struct fattrs_kattr a = { .have = 0 };
+
+	if (fattrs_kattr_get(topfd, name, 0, 0, XI, &a) < 0 || !(a.have & FATTRS_KATTR_XFLAGS))
+		return 0xffffffffU;
+	return a.xflags & (FS_XFLAG_NODUMP | FS_XFLAG_NOATIME);
+}
+
+/*
+ * A change reads the flags, then writes them back with its bits: both on
+ * one inode, pinned at the start.  Swapping another file in by the name
+ * in between must not hand it the first file's flags (it would lose its
+ * own nodump here), and the first file gets the change.  With /proc and
+ * without (then a regular file is reopened by path and checked, or a
+ * directory through ".").
+ */
+static void test_kattr_change__pinned(bool no_proc)
+{
+	struct fattrs_kchange c = { .xset = FS_XFLAG_NOATIME };
+	struct fattrs_kchange d = { .xset = FS_XFLAG_NODUMP };
+	const char *how = no_proc ? "without /proc" : "with /proc";
+	int done = 0, r, fds = open_fds();
+
+	fattrs_kattr_force_no_proc(no_proc);
+	if (!make_file("f") || !make_file("g") || linkat(topfd, "f", topfd, "orig", 0) < 0 ||
+	    fattrs_kattr_change(topfd, "g", 0, 0, &d, NULL) != 1) {
+		tap_ok(false, "%s: make f, g with nodump, and orig (a link to f): %s", mode_name(), strerror(errno));
+		skip_n(3, "no files");
+		goto out;
+	}
+	fattrs_kattr_test_hook(swap_g_over_f, &done);
+	r = fattrs_kattr_change(topfd, "f", 0, 0, &c, NULL);
+	fattrs_kattr_test_hook(NULL, NULL);
+	tap_ok(r == 1 && done == 1, "%s %s: +noatime with g renamed over f between read and write (r=%d, swap %d)",
+	       mode_name(), how, r, done);
+	is_int(xflags_of("orig"), FS_XFLAG_NOATIME, "%s %s: the file read got the change", mode_name(), how);
+	is_int(xflags_of("f"), FS_XFLAG_NODUMP, "%s %s: the file swapped in kept its own flags", mode_name(), how);
+	is_int(open_fds(), fds, "%s %s: no descriptor is left open", mode_name(), how);
+out:
+	fattrs_kattr_force_no_proc(false);
+	(void)unlinkat(topfd, "orig", 0);
+	(void)unlinkat(topfd, "g", 0);
+	left_only("f", NULL);
+}
+
 static void run_paths(void)
 {
 	if (fs_is("ramfs") || fs_is("ntfs-3g")) {
@@ -857,6 +914,8 @@ static void run_paths(void)
 	test_kattr_change__immutable_holds();
 	test_kattr_change__immutable_order();
 	test_kattr_change__per_filesystem();
+	test_kattr_change__pinned(false);
+	test_kattr_change__pinned(true);
 }
 
 /* ------------------------------------------------------- driver mode */
