@@ -23,7 +23,7 @@
  * file gets 0666 & ~umask, as shell redirection gives it.
  */
 static bool output_attributes(const struct tmpcreate_control *ctl, const struct fattrs_statx_buf *old,
-			      int old_fd, int new_fd, const char *file)
+			      int old_fd, int new_fd, const char *file, const char *dir)
 {
 	unsigned int what = old != NULL ? ctl->preserve : 0;
 	unsigned int failed = 0;
@@ -38,9 +38,17 @@ static bool output_attributes(const struct tmpcreate_control *ctl, const struct 
 			r = -errno;
 			failed |= FATTRS_PRESERVE_OWNER;
 		}
-		if ((what & FATTRS_PRESERVE_MODE) && fchmod(new_fd, old->stx_mode & 07777) < 0) {
-			r = r ? r : -errno;
-			failed |= FATTRS_PRESERVE_MODE;
+		if (what & FATTRS_PRESERVE_MODE) {
+			mode_t mode = old->stx_mode & 07777;
+			struct stat now;
+
+			/* Set-id bits only ever go with the owner and group they were set for. */
+			if (fstat(new_fd, &now) < 0 || now.st_uid != old->stx_uid || now.st_gid != old->stx_gid)
+				mode &= ~(mode_t)(S_ISUID | S_ISGID);
+			if (fchmod(new_fd, mode) < 0) {
+				r = r ? r : -errno;
+				failed |= FATTRS_PRESERVE_MODE;
+			}
 		}
 		if (what & FATTRS_PRESERVE_XATTR) {
 			r = r ? r : -EACCES;
@@ -61,7 +69,8 @@ static bool output_attributes(const struct tmpcreate_control *ctl, const struct 
 
 	mode_t mode = ctl->mode;
 
-	if (!ctl->mode_set) {
+	/* As open(O_CREAT, 0666) makes it: the umask, or the directory's default ACL. */
+	if (!ctl->mode_set && fattrs_new_file_mode(AT_FDCWD, dir, 0666, &mode) < 0) {
 		mode_t mask = umask(0);
 
 		(void)umask(mask);
@@ -156,6 +165,14 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	tf = scratch_new_for(ctl, dir, target);
 	if (tf == NULL)
 		goto out;
+	/* Kernel flags while the new file is empty: nocow takes only then. */
+	if (exists && S_ISREG(old.stx_mode) && (ctl->preserve & FATTRS_PRESERVE_KFLAGS)) {
+		r = fattrs_preserve_kflags(AT_FDCWD, target, fattrs_tmpfile_fd(tf));
+		if (r < 0 && ctl->preserve_set) {
+			cli_warn(-r, _("cannot keep the %s of %s"), _("flags"), cli_quote(file));
+			goto out;
+		}
+	}
 
 	if (cmd != NULL && cmd[0] != NULL) {
 		if (pipe2(pipefd, O_CLOEXEC) < 0) {
@@ -196,15 +213,24 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		goto out;
 	}
 
+	/*
+	 * The same bytes: FILE is left alone, its modification time
+	 * included.  A --mode it does not have yet is still given to it, in
+	 * place (as chmod would); only where that is not allowed is FILE
+	 * replaced by a copy with that mode.
+	 */
 	if (ctl->if_changed && old_fd >= 0 && (uint64_t)old.stx_size == bytes &&
-	    fattrs_content_equal(old_fd, fattrs_tmpfile_fd(tf)) == 1) {
+	    fattrs_content_equal(old_fd, fattrs_tmpfile_fd(tf)) == 1 &&
+	    (!ctl->mode_set || (old.stx_mode & 07777) == ctl->mode || fchmod(old_fd, ctl->mode) == 0)) {
 		if (ctl->verbose)
-			cli_warn(0, _("%s is unchanged; left as it was"), cli_quote(file));
+			cli_warn(0, ctl->mode_set && (old.stx_mode & 07777) != ctl->mode
+				 ? _("%s is unchanged; only its mode was set") : _("%s is unchanged; left as it was"),
+				 cli_quote(file));
 		status = CLI_EXIT_OK;
 		goto out;
 	}
 	if (!output_attributes(ctl, exists && S_ISREG(old.stx_mode) ? &old : NULL, old_fd,
-			       fattrs_tmpfile_fd(tf), file))
+			       fattrs_tmpfile_fd(tf), file, dir))
 		goto out;
 	/* The data (and size) on disk before the file has a name; full adds the inode. */
 	if ((ctl->sync == SYNC_DATA ? fdatasync(fattrs_tmpfile_fd(tf)) :

@@ -78,7 +78,7 @@ static struct poptOption output_options[] = {
 	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
 	  "write standard input, or COMMAND's output, to FILE atomically", "FILE" },
 	{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PRESERVE,
-	  "keep only these of the old FILE's attributes: mode, ownership, xattr, all (default: all the caller may keep)",
+	  "keep only these of the old FILE's attributes: mode, ownership, xattr, flags, all (default: all the caller may keep)",
 	  "LIST" },
 	{ "sync", '\0', POPT_ARG_STRING, NULL, OPT_SYNC,
 	  "flush nothing (none), the data (data), or data and directory (full, the default)", "LEVEL" },
@@ -119,7 +119,7 @@ const char *const link_words[] = {
 	[FATTRS_LINK_NONE] = "none",
 };
 
-const char *const preserve_words[] = { "mode", "ownership", "xattr", "all" };
+const char *const preserve_words[] = { "mode", "ownership", "xattr", "flags", "all" };
 
 const char *const sync_words[] = {
 	[SYNC_NONE] = "none",

@@ -48,7 +48,7 @@ extern const char *const method_words[3];
 /* Indexed by enum fattrs_link_via. */
 extern const char *const link_words[4];
 /* Indexed by the bit number of FATTRS_PRESERVE_*: the words of --preserve. */
-extern const char *const preserve_words[4];
+extern const char *const preserve_words[5];
 /* Indexed by enum sync_level: the words of --sync. */
 extern const char *const sync_words[3];
 

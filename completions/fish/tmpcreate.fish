@@ -61,7 +61,7 @@ complete -c tmpcreate -l backup -f -d 'Keep the old FILE as FILE~ (or FILE plus 
 complete -c tmpcreate -s b -d 'Like --backup, with the default suffix'
 complete -c tmpcreate -l if-changed -d 'Leave FILE alone when the new bytes are the same'
 complete -c tmpcreate -s m -l mode -x -d 'Give FILE this octal MODE'
-complete -c tmpcreate -l preserve -f -a '(__fish_append , mode ownership xattr all)' -d 'Keep only these of the old FILE\'s attributes'
+complete -c tmpcreate -l preserve -f -a '(__fish_append , mode ownership xattr flags all)' -d 'Keep only these of the old FILE\'s attributes'
 complete -c tmpcreate -l sync -x -a 'none\t"Flush nothing" data\t"The data, before FILE has its name" full\t"The data, and the directory after (default)"' -d 'How much to flush before FILE is published'
 complete -c tmpcreate -s P -l no-dereference -d 'Replace a symbolic link FILE itself, not its target'
 

@@ -353,7 +353,8 @@ enum {
 	FATTRS_PRESERVE_MODE = 1 << 0,
 	FATTRS_PRESERVE_OWNER = 1 << 1,
 	FATTRS_PRESERVE_XATTR = 1 << 2,	/* xattrs and ACLs, user.fattr.* flags included */
-	FATTRS_PRESERVE_ALL = (1 << 3) - 1,
+	FATTRS_PRESERVE_KFLAGS = 1 << 3,	/* kernel flags: fattrs_preserve_kflags(), not fattrs_preserve() */
+	FATTRS_PRESERVE_ALL = (1 << 4) - 1,
 };
 
 /**
@@ -369,6 +370,32 @@ enum {
  * -ENOSPC, ...).
  */
 int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret_failed);
+
+/**
+ * fattrs_preserve_kflags() - give @dst_fd, while it is still empty, the
+ * kernel flags of the file @path that say how its data is kept: nodump,
+ * noatime, sync, nocow (which only an empty file takes), compress,
+ * nocompress, notail and dax, and its project id.  Never immutable or
+ * append.  @path (relative to @dirfd, not followed) is read with
+ * file_getattr(2), so it need not be readable.
+ *
+ * Returns: 0 (also when @path's filesystem keeps no flags), -EOPNOTSUPP
+ * when @dst_fd's filesystem did not keep some of them, or -errno
+ * (-EPERM: dax or the project id without the privilege, ...).
+ */
+int fattrs_preserve_kflags(int dirfd, const char *path, int dst_fd);
+
+/**
+ * fattrs_new_file_mode() - the mode open(2) with O_CREAT and @mode gives
+ * a new file in @dir: @mode less the umask, or, where @dir has a default
+ * ACL, @mode limited by that ACL's owner, mask (or group) and other
+ * entries, the umask not applying (as the kernel's
+ * posix_acl_create_masq()).
+ * @ret: the mode
+ *
+ * Returns: 0, or -errno from opening @dir.
+ */
+int fattrs_new_file_mode(int dirfd, const char *dir, mode_t mode, mode_t *ret);
 
 /**
  * fattrs_path_resolve() - follow @path while it is a symbolic link, as

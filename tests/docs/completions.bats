@@ -115,7 +115,7 @@ fish_complete() {
 @test "bash: 'tmpcreate --preserve=' completes each word of the comma list" {
 	require_bash_completion
 	run -0 bash_complete 'tmpcreate -o out --preserve='
-	assert_output $'all\nmode\nownership\nxattr'
+	assert_output $'all\nflags\nmode\nownership\nxattr'
 	run -0 bash_complete 'tmpcreate -o out --preserve=mode,o'
 	assert_output 'mode,ownership'
 }
@@ -202,7 +202,7 @@ fish_complete() {
 @test "fish: 'tmpcreate --preserve=' offers the attribute words only, as a comma list" {
 	require_cmd fish
 	run -0 fish_complete 'tmpcreate -o out --preserve='
-	assert_equal "$(cut -f1 <<<"$output" | sort)" $'--preserve=all\n--preserve=mode\n--preserve=ownership\n--preserve=xattr'
+	assert_equal "$(cut -f1 <<<"$output" | sort)" $'--preserve=all\n--preserve=flags\n--preserve=mode\n--preserve=ownership\n--preserve=xattr'
 	run -0 fish_complete 'tmpcreate -o out --preserve=mode,o'
 	assert_equal "$(cut -f1 <<<"$output")" '--preserve=mode,ownership'
 }
@@ -306,7 +306,7 @@ zsh_complete() {
 	require_cmd zsh timeout
 	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
 	run -0 zsh_complete 'tmpcreate -o out --preserve=mode,'
-	assert_equal "$(sort -u <<<"$output")" $'all\nownership\nxattr'
+	assert_equal "$(sort -u <<<"$output")" $'all\nflags\nownership\nxattr'
 }
 
 @test "zsh: after -o FILE -- COMMAND is completed" {

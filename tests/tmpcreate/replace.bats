@@ -320,3 +320,97 @@ sync_order_is() {
 		refute_trace "$BATS_TEST_TMPDIR/trace" '^[0-9]+ +rename(at)?\('
 	done
 }
+
+# ------------------------------------------------------------ what a replaced FILE keeps
+
+# TYPE CHATTR-LETTERS: FILE with those flags (set while empty) replaced by
+# -o keeps them; --preserve without flags (nor xattrs: btrfs shows
+# compression as the btrfs.compression xattr too) drops them.
+kflags_kept_on() {
+	fs_require "$1"
+	require_cmd lsattr chattr
+	export LETTERS=$2
+	run -0 --separate-stderr fs_run "$1" '
+		cd "$D"
+		: >f
+		chattr +$LETTERS f || { echo "cannot chattr +$LETTERS here"; exit 0; }
+		echo old >>f
+		want=$(lsattr -d f | cut -d" " -f1)
+		tmpcreate -o f <<<new; echo "rc $?"
+		got=$(lsattr -d f | cut -d" " -f1)
+		[[ $got == "$want" ]] && echo "flags kept" || echo "flags $want became $got"
+		tmpcreate --preserve=mode,ownership -o f <<<newer
+		[[ $(lsattr -d f | cut -d" " -f1) == "$want" ]] && echo "kept without flags" || echo "dropped without flags"
+		cat f; ls -A'
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'rc 0' 'flags kept' 'dropped without flags' newer f)"
+}
+
+@test "ext4: nodump and noatime survive a replace (chattr +dA)" {
+	kflags_kept_on ext4 dA
+}
+
+@test "xfs: nodump, noatime and sync survive a replace (chattr +dAS)" {
+	kflags_kept_on xfs dAS
+}
+
+@test "btrfs: nocow survives a replace, set while the new file is empty (chattr +C)" {
+	kflags_kept_on btrfs C
+}
+
+@test "btrfs: compression survives a replace (chattr +c)" {
+	kflags_kept_on btrfs c
+}
+
+@test "xfs: the project id survives a replace" {
+	fs_require xfs
+	require_cmd xfs_io
+	run -0 --separate-stderr fs_run xfs '
+		cd "$D"
+		echo old >f
+		xfs_io -c "chproj 42" f
+		tmpcreate -o f <<<new; echo "rc $?"
+		xfs_io -c lsproj f; cat f'
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'rc 0' 'projid = 42' new)"
+}
+
+@test "a new FILE in a directory with a default ACL gets the mode and ACL > gives it" {
+	require_cmd setfacl getfacl
+	mkdir d
+	setfacl -d -m u::rw,g::rw,o::r,u:daemon:rw d || skip "no ACLs here"
+	umask 022
+	echo x >d/shell
+	tmpcreate -o d/auto <<<x
+	tmpcreate --method=named -o d/named <<<x
+	local m
+	for m in auto named; do
+		assert_equal "$(stat -c %a "d/$m")" "$(stat -c %a d/shell)"
+		assert_equal "$(getfacl -cp "d/$m")" "$(getfacl -cp d/shell)"
+	done
+	assert_equal "$(stat -c %a d/shell)" 664
+}
+
+@test "an unreadable set-uid FILE the caller cannot give back to its owner loses its set-id bits" {
+	require_root "act as two users"
+	require_cmd setpriv
+	mkdir d && chown nobody: d
+	echo old >d/f
+	chmod 6711 d/f
+	cd d
+	run -0 --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups tmpcreate -o f <<<new
+	assert_equal "$stderr" ""
+	assert_equal "$(stat -c '%a %U' f) $(cat f)" "711 nobody new"
+}
+
+@test "--if-changed with the same bytes but another -m: the mode is set in place, content and mtime untouched" {
+	echo same >f
+	chmod 600 f
+	touch -d @1000000000 f
+	ino=$(stat -c %i f)
+	run -0 --separate-stderr tmpcreate -v --if-changed -m 644 -o f <<<same
+	assert_equal "$stderr" "tmpcreate: 'f' is unchanged; only its mode was set"
+	assert_equal "$(stat -c '%a %Y %i' f)" "644 1000000000 $ino"
+	run -0 --separate-stderr tmpcreate -v --if-changed -m 644 -o f <<<same
+	assert_equal "$stderr" "tmpcreate: 'f' is unchanged; left as it was"
+}

@@ -383,13 +383,59 @@ static void test_preserve__no_xattr_filesystem(void)
 	tap_skip("a destination without xattr support (ramfs) is covered by tests/tmpcreate");
 }
 
+/* The mode the kernel gives a file made with open(O_CREAT, 0666) in @dir (relative to topfd). */
+static int kernel_new_mode(const char *dir)
+{
+	char path[64];
+	int fd, mode;
+
+	(void)snprintf(path, sizeof(path), "%s/k", dir);
+	fd = openat(topfd, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	mode = mode_of_fd(fd);
+	(void)close(fd);
+	(void)unlinkat(topfd, path, 0);
+	return mode;
+}
+
+/* fattrs_new_file_mode(): the umask, or a directory's default ACL, as open(2) applies them. */
+static void test_preserve__new_file_mode(void)
+{
+	unsigned char acl[64];
+	size_t len = acl_make(acl);
+	mode_t old = umask(027), got = 0;
+	int dfd;
+
+	(void)mkdirat(topfd, "plain", 0755);
+	is_int(fattrs_new_file_mode(topfd, "plain", 0666, &got), 0, "a directory without a default ACL");
+	is_int((int)got, kernel_new_mode("plain"), "gives 0666 less the umask, as open(2) does (%04o)", (unsigned)got);
+	(void)mkdirat(topfd, "acl", 0755);
+	dfd = openat(topfd, "acl", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (skip_unless(dfd >= 0 && fsetxattr(dfd, "system.posix_acl_default", acl, len, 0) == 0, 2,
+			"the filesystem of $TMPDIR has no POSIX ACLs")) {
+		if (dfd >= 0)
+			(void)close(dfd);
+		(void)umask(old);
+		empty_dir(topfd);
+		return;
+	}
+	(void)close(dfd);
+	(void)umask(077);
+	is_int(fattrs_new_file_mode(topfd, "acl", 0666, &got), 0, "a directory with a default ACL");
+	is_int((int)got, kernel_new_mode("acl"), "gives its mask and other entries, not the umask (%04o)",
+	       (unsigned)got);
+	(void)umask(old);
+	empty_dir(topfd);
+}
+
 int main(void)
 {
 	int r = top_make("preserve");
 
 	if (r == 0)
 		r = xattr_probe();
-	if (!top_plan(r, 43))
+	if (!top_plan(r, 47))
 		return 1;
 	test_preserve__mode();
 	test_preserve__nothing_asked();
@@ -399,5 +445,6 @@ int main(void)
 	test_preserve__setid_dropped_without_owner();
 	test_preserve__goes_on_after_a_failure();
 	test_preserve__no_xattr_filesystem();
+	test_preserve__new_file_mode();
 	return top_done();
 }
