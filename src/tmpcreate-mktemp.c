@@ -50,7 +50,7 @@ static size_t count_trailing_x(const char *s, size_t len)
  * file comes with its object in *@ret_tf, its name held until printed.
  */
 static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattrs_tmpl *tmpl,
-			 struct fattrs_tmpfile **ret_tf)
+			 struct fattrs_tmpfile **ret_tf, int *ret_hold)
 {
 	struct fattrs_tmpfile *tf = NULL;
 	char why[256];
@@ -60,7 +60,9 @@ static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattr
 	if (ctl->dry_run) {
 		r = fattrs_tmpname_pick(AT_FDCWD, tmpl, &path);
 	} else if (ctl->directory) {
-		r = fattrs_tmpdir_new(AT_FDCWD, tmpl, 0700, &path);
+		/* Held: removed on a signal until its name is printed. */
+		cleanup_on_signals();
+		r = fattrs_tmpdir_new_held(AT_FDCWD, tmpl, 0700, &path, ret_hold);
 	} else {
 		/* Held: removed on a signal, or if its name cannot be printed. */
 		cleanup_on_signals();
@@ -113,6 +115,7 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 	size_t nargs = 0;
 	const char *template = FATTRS_DEFAULT_TEMPLATE;
 	struct fattrs_tmpfile *tf = NULL;
+	int hold = -1;
 	char *full = NULL, *path;
 	size_t len, suffix_len, x_count;
 	bool use_tmpdir = ctl->use_tmpdir;
@@ -188,7 +191,7 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 	static char outbuf[BUFSIZ];
 
 	(void)setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	path = mktemp_make(ctl, &tmpl, &tf);
+	path = mktemp_make(ctl, &tmpl, &tf, &hold);
 	if (path == NULL) {
 		status = CLI_EXIT_FAILURE;
 	} else if (tf != NULL && fattrs_tmpfile_fd(tf) == STDOUT_FILENO) {
@@ -202,8 +205,11 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 		if (!ctl->dry_run && !cli_close_stdout(false)) {
 			int err = errno;
 
-			if (tf == NULL)
+			if (tf == NULL) {
+				fattrs_tmpdir_release(hold);
+				hold = -1;
 				(void)rmdir(path);
+			}
 			if (!ctl->quiet)
 				cli_warn(err, _("write error"));
 			status = CLI_EXIT_FAILURE;
@@ -211,6 +217,7 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 			fattrs_tmpfile_keep(tf);
 		}
 	}
+	fattrs_tmpdir_release(hold);
 	fattrs_tmpfile_free(tf);
 	free(path);
 	free(full);

@@ -94,6 +94,8 @@ int probe_main(const struct tmpcreate_control *ctl, const char **args)
 		fallback[0] = tmpdir_of(ctl);
 		args = fallback;
 	}
+	/* The probe's scratch names are removed on a signal too. */
+	cleanup_on_signals();
 	for (size_t i = 0; args[i] != NULL; i++) {
 		struct fattrs_probe p;
 		struct fattrs_mount mnt;

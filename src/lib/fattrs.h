@@ -287,6 +287,24 @@ int fattrs_tmpdir_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
 		      char **ret_path);
 
 /**
+ * fattrs_tmpdir_new_held() - fattrs_tmpdir_new(), the directory held:
+ * fattrs_tmpfile_cleanup_signal() removes it (if still empty) until
+ * fattrs_tmpdir_release(), so that a signal before the caller has told
+ * anyone its name leaves nothing behind.
+ * @ret_hold: the handle for fattrs_tmpdir_release() (-1 when the registry
+ *            was full: then only the caller can remove it)
+ *
+ * *@ret_path must outlive the hold.
+ *
+ * Returns: as fattrs_tmpdir_new().
+ */
+int fattrs_tmpdir_new_held(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
+			   char **ret_path, int *ret_hold);
+
+/** fattrs_tmpdir_release() - stop removing a held directory on signals. */
+void fattrs_tmpdir_release(int hold);
+
+/**
  * fattrs_tmpname_pick() - choose a random name that does not exist now,
  * without creating anything (mktemp -u: unsafe by nature).
  * @ret_path: @tmpl's path with the X's filled in (free() it)

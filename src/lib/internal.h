@@ -10,6 +10,15 @@
 /* Fill the template's run of X's in @buf (a copy of tmpl->path). */
 int tmpl_randomize(char *buf, const struct fattrs_tmpl *tmpl);
 
+/*
+ * Rename @tf's named file to @path (renameat2(2) with @flags) in its
+ * directory; it stays removable by fattrs_tmpfile_free() and the signal
+ * clean-up under its new name, with no moment where a signal misses it.
+ * Returns 0 or -errno (the file keeps its old name then).
+ */
+struct fattrs_tmpfile;
+int tmpfile_rename(struct fattrs_tmpfile *tf, const char *path, unsigned int flags);
+
 /* errno as a negative return value, never 0 */
 static inline int negerrno(void)
 {

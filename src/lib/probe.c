@@ -47,7 +47,8 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 		return -ENOMEM;
 
 	/* 1. O_TMPFILE, and how such a file gets a name. */
-	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_TMPFILE, 0, &tf);
+	/* Held: the name it is linked as is removed on a signal too, and by free. */
+	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_TMPFILE, FATTRS_TMP_HOLD, &tf);
 	if (r == 0) {
 		p.xattr_errno = xattr_try(fattrs_tmpfile_fd(tf));
 		r = fattrs_tmpfile_link(tf, &tmpl);
@@ -57,8 +58,6 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 			p.link_via = FATTRS_LINK_NONE;
 			p.link_errno = r < 0 ? -r : ENOENT;
 		}
-		if (r == 0)
-			(void)unlinkat(dirfd, fattrs_tmpfile_path(tf), 0);
 		tf = fattrs_tmpfile_free(tf);
 	} else {
 		/* EOPNOTSUPP: no O_TMPFILE; EROFS, EACCES...: nothing can be made here. */
@@ -73,10 +72,8 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 		r = fattrs_tmpname_pick(dirfd, &tmpl, &other);
 		if (r < 0)
 			goto out;
-		if (renameat2(dirfd, fattrs_tmpfile_path(named), dirfd, other, RENAME_NOREPLACE) == 0)
-			(void)unlinkat(dirfd, other, 0);
-		else
-			p.noreplace_errno = errno;
+		/* Renamed as a scratch file still: removed on a signal under either name. */
+		p.noreplace_errno = -tmpfile_rename(named, other, RENAME_NOREPLACE);
 	} else {
 		p.create_errno = -r;
 		p.noreplace_errno = -r;

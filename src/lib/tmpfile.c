@@ -65,6 +65,7 @@ static _Atomic enum fattrs_link_via link_known = FATTRS_LINK_UNKNOWN;
 #define SCRATCH_SLOTS 16
 #define SCRATCH_PENDING (-1)
 #define SCRATCH_TRUSTED (-2)
+#define SCRATCH_TRUSTED_DIR (-3)	/* the same for a directory (rmdir, if empty) */
 static struct {
 	int claimed;		/* taken by a thread, atomically */
 	pid_t owner;		/* the process that registered the name */
@@ -135,7 +136,7 @@ void fattrs_tmpfile_cleanup_signal(void)
 				fstatat(scratch[i].dirfd, p, &there, AT_SYMLINK_NOFOLLOW) < 0 ||
 				mine.st_dev != there.st_dev || mine.st_ino != there.st_ino))
 			continue;
-		(void)unlinkat(scratch[i].dirfd, p, 0);
+		(void)unlinkat(scratch[i].dirfd, p, fd == SCRATCH_TRUSTED_DIR ? AT_REMOVEDIR : 0);
 	}
 }
 
@@ -660,14 +661,79 @@ void fattrs_tmpfile_keep(struct fattrs_tmpfile *tf)
 	scratch_release(tf);
 }
 
+struct dir_args {
+	mode_t mode;
+	int slot;	/* -1, or where the held directory is registered */
+	bool hold;
+};
+
 static int make_dir(int dirfd, const char *path, void *data)
 {
-	return mkdirat(dirfd, path, *(mode_t *)data) == 0 ? 0 : negerrno();
+	struct dir_args *a = data;
+	sigset_t all, old;
+	int r;
+
+	if (!a->hold)
+		return mkdirat(dirfd, path, a->mode) == 0 ? 0 : negerrno();
+	/* Made and registered with every signal blocked: no moment unaccounted for. */
+	(void)sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, &old);
+	r = mkdirat(dirfd, path, a->mode) == 0 ? 0 : negerrno();
+	if (r == 0)
+		a->slot = scratch_register(dirfd, path, SCRATCH_TRUSTED_DIR);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 int fattrs_tmpdir_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode, char **ret_path)
 {
-	return try_names(dirfd, tmpl, ret_path, make_dir, &mode);
+	struct dir_args a = { .mode = mode, .slot = -1 };
+
+	return try_names(dirfd, tmpl, ret_path, make_dir, &a);
+}
+
+int fattrs_tmpdir_new_held(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode, char **ret_path,
+			   int *ret_hold)
+{
+	struct dir_args a = { .mode = mode, .slot = -1, .hold = true };
+	int r = try_names(dirfd, tmpl, ret_path, make_dir, &a);
+
+	if (r == 0)
+		*ret_hold = a.slot;
+	return r;
+}
+
+void fattrs_tmpdir_release(int hold)
+{
+	scratch_forget(hold);
+}
+
+int tmpfile_rename(struct fattrs_tmpfile *tf, const char *path, unsigned int flags)
+{
+	char *copy = strdup(path);
+	int slot = -1;
+
+	if (copy == NULL)
+		return -ENOMEM;
+	if (tf->path == NULL) {
+		free(copy);
+		return -EINVAL;
+	}
+	/* Registered under the new name first: a signal at any moment finds the file. */
+	if (tf->unpublished)
+		slot = scratch_register(tf->dirfd, copy, tf->fd);
+	if (renameat2(tf->dirfd, tf->path, tf->dirfd, copy, flags) < 0) {
+		int r = negerrno();
+
+		scratch_forget(slot);
+		free(copy);
+		return r;
+	}
+	scratch_forget(tf->slot);
+	tf->slot = slot;
+	free(tf->path);
+	tf->path = copy;
+	return 0;
 }
 
 static int make_nothing(int dirfd, const char *path, void *data)

@@ -414,3 +414,44 @@ kflags_kept_on() {
 	run -0 --separate-stderr tmpcreate -v --if-changed -m 644 -o f <<<same
 	assert_equal "$stderr" "tmpcreate: 'f' is unchanged; left as it was"
 }
+
+# SYSCALL CMD...: run CMD under strace, held for a second just after
+# SYSCALL returned, and send it SIGTERM there.  Prints how it ended.
+term_after() {
+	local sc=$1 spid tpid i
+	shift
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+		-e "inject=$sc:delay_exit=1000000:when=1" "$@" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	spid=$!
+	for ((i = 0; i < 100; i++)); do
+		grep -q "^[0-9]* *$sc(" "$BATS_TEST_TMPDIR/trace" 2>/dev/null && break
+		sleep 0.02
+	done
+	tpid=$(ps -o pid= --ppid "$spid")
+	sleep 0.2
+	[[ -n $tpid ]] && kill -TERM $tpid
+	wait "$spid" 2>/dev/null || :
+	grep -q "+++ killed by SIGTERM" "$BATS_TEST_TMPDIR/trace" && echo "killed by SIGTERM"
+}
+
+@test "--probe killed by SIGTERM at any step leaves nothing in the directory" {
+	fault_require
+	mkdir p
+	local sc
+	for sc in linkat renameat2; do
+		run term_after "$sc" tmpcreate --probe p
+		assert_output "killed by SIGTERM"
+		assert_equal "$sc: $(names p)" "$sc: "
+	done
+}
+
+@test "-d killed by SIGTERM before printing the name leaves no directory" {
+	fault_require
+	mkdir p
+	run term_after mkdirat tmpcreate -d -p p
+	assert_output "killed by SIGTERM"
+	assert_equal "$(names p)" ""
+	# Printed: the directory is the caller's.
+	run -0 tmpcreate -d -p p
+	assert_equal "$(names p)" "${output##*/}"
+}
