@@ -12,6 +12,7 @@
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,9 @@ enum {
 	OPT_JSON,
 	OPT_LIST,
 	OPT_NO_DEREFERENCE,
+	OPT_ONE_FILE_SYSTEM,
+	OPT_RECURSIVE,
+	OPT_REFERENCE,
 	OPT_SILENT,
 	OPT_VERBOSE,
 };
@@ -42,6 +46,12 @@ static const struct poptOption options[] = {
 	  "list every flag (with FILE: whether FILE can hold it)", NULL },
 	{ "no-dereference", 'h', POPT_ARG_NONE, NULL, OPT_NO_DEREFERENCE,
 	  "act on symbolic links themselves, not on what they point to", NULL },
+	{ "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_ONE_FILE_SYSTEM,
+	  "with -R, do not enter directories on other filesystems", NULL },
+	{ "recursive", 'R', POPT_ARG_NONE, NULL, OPT_RECURSIVE,
+	  "change directories and their contents; never follow symlinks inside", NULL },
+	{ "reference", '\0', POPT_ARG_STRING, NULL, OPT_REFERENCE,
+	  "make each FILE's flags RFILE's (those both can hold)", "RFILE" },
 	{ "silent", 'f', POPT_ARG_NONE, NULL, OPT_SILENT,
 	  "suppress most error messages", NULL },
 	{ "verbose", 'v', POPT_ARG_NONE, NULL, OPT_VERBOSE,
@@ -52,6 +62,7 @@ static const struct poptOption options[] = {
 };
 
 #define OPERANDS "[OPTION...] [+-=]FLAG[,FLAG]... [[+-=]FLAG...]... FILE...\n" \
+		 "  or:  setfattrs [OPTION...] --reference=RFILE FILE...\n" \
 		 "  or:  setfattrs --list [--json] [FILE]"
 
 /* What the filesystem of one device offers for the fattrs(7) flags. */
@@ -61,7 +72,8 @@ struct caps_entry {
 };
 
 struct setfattrs_control {
-	bool dry_run, json, list, nofollow, silent, verbose;
+	bool dry_run, json, list, nofollow, one_fs, recursive, silent, verbose;
+	const char *reference;	/* --reference=RFILE */
 	struct fattrs_flagops ops;
 	bool kops;		/* some kernel flag is named or '=' was given */
 	bool fops;		/* some fattrs flag is named or '=' was given */
@@ -69,6 +81,9 @@ struct setfattrs_control {
 	size_t ncaps;
 	struct fattrs_mounts *mounts;
 	int cap_immutable;	/* -1 not known yet, else whether we have CAP_LINUX_IMMUTABLE */
+	int cwd;		/* the working directory at start (-R moves into each directory) */
+	unsigned long dir_serial;	/* the walk's directory we are in, 0: cwd */
+	bool ok;		/* no file failed (-R) */
 };
 
 /* ------------------------------------------------------------ flags */
@@ -186,6 +201,7 @@ struct plan {
 	const char *path;	/* relative to dirfd */
 	const char *shown;	/* for messages */
 	int dirfd;
+	bool nofollow;		/* do not follow path if it is a symlink */
 	mode_t mode;
 	dev_t dev;
 	bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
@@ -212,7 +228,7 @@ static int caps_for(struct setfattrs_control *ctl, const struct plan *p, const s
 		}
 	}
 	/* fattrs_fcaps_probe() wants a path from the working directory. */
-	r = fattrs_fcaps_probe(p->path, ctl->nofollow, &caps);
+	r = fattrs_fcaps_probe(p->path, p->nofollow, &caps);
 	if (r < 0)
 		return r;
 	c = realloc(ctl->caps, (ctl->ncaps + 1) * sizeof(*c));
@@ -247,10 +263,10 @@ static char *plan_words(const struct plan *p, enum step_state which)
 /* ------------------------------------------------------ kernel flags */
 
 /* Re-read the kernel flags after a failed change: what of @c is in effect now. */
-static void kernel_settle(struct plan *p, bool nofollow, const struct fattrs_kchange *c)
+static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 {
 	struct fattrs_kattr now;
-	bool known = fattrs_kattr_get(p->dirfd, p->path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
+	bool known = fattrs_kattr_get(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
 				      FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &now) == 0;
 
 	for (size_t i = 0; i < n_kflags(); i++) {
@@ -267,7 +283,7 @@ static void kernel_settle(struct plan *p, bool nofollow, const struct fattrs_kch
 /* Apply @c, the planned kernel flags in it; false when something failed (and said). */
 static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
 {
-	unsigned atf = ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	unsigned atf = p->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
 	struct fattrs_kchange dropped = { .xset = 0 };
 	int r;
 
@@ -281,23 +297,55 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 		}
 		return true;
 	}
-	p->failed = true;
 	if (r == -EOPNOTSUPP) {
 		struct fattrs_kattr any;
 		bool none = fattrs_kattr_get(p->dirfd, p->path, atf, p->mode, FATTRS_KATTR_XFLAGS |
 					     FATTRS_KATTR_IFLAGS, &any) == -EOPNOTSUPP;
-		const char *type = fs_type(ctl, p->dirfd, p->path, ctl->nofollow);
+		const char *type = fs_type(ctl, p->dirfd, p->path, p->nofollow);
+
+		size_t ndropped = 0;
 
 		for (size_t i = 0; i < n_kflags(); i++) {
 			const struct fattrs_kflag *f = krow(i);
 
 			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
 				continue;
-			if (!kchange_has(&dropped, f, p->on[i])) {
+			if (kchange_has(&dropped, f, p->on[i]))
+				ndropped++;
+			else
 				p->state[i] = ST_APPLIED;
+		}
+		/*
+		 * Some filesystems (tmpfs) refuse a whole write for one flag they
+		 * do not have: then each flag is tried alone (clears, sets, then
+		 * immutable and append), to apply what can be and name exactly
+		 * what cannot.
+		 */
+		for (int pass = 0; !none && ndropped > 1 && pass < 3; pass++) {
+			for (size_t i = 0; i < n_kflags(); i++) {
+				const struct fattrs_kflag *f = krow(i);
+				struct fattrs_kchange one = { .xset = 0 };
+
+				if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]) ||
+				    (pass == 0) != !p->on[i] || (pass == 2) != (p->on[i] && is_ia(f)))
+					continue;
+				(void)fattrs_kchange_add(&one, f, p->on[i]);
+				if (fattrs_kattr_change(p->dirfd, p->path, atf, p->mode, &one, NULL) >= 0)
+					p->state[i] = ST_APPLIED;
+			}
+		}
+		for (size_t i = 0; i < n_kflags(); i++) {
+			const struct fattrs_kflag *f = krow(i);
+
+			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+				continue;
+			/* --reference: a flag this file's filesystem cannot hold is left out. */
+			if (ctl->reference != NULL && p->on[i]) {
+				p->state[i] = ST_NONE;
 				continue;
 			}
 			p->state[i] = ST_FAILED;
+			p->failed = true;
 			if (none)
 				fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
@@ -307,9 +355,10 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
 					  type_word(p->mode));
 		}
-		return false;
+		return !p->failed;
 	}
-	kernel_settle(p, ctl->nofollow, c);
+	p->failed = true;
+	kernel_settle(p, c);
 	for (size_t i = 0; i < n_kflags(); i++) {
 		const struct fattrs_kflag *f = krow(i);
 
@@ -336,10 +385,16 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 
 	r = caps_for(ctl, p, &caps);
 	if (r == 0)
-		r = fattrs_fflag_set(p->path, ctl->nofollow, p->mode, caps, f, p->on[i],
+		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, caps, f, p->on[i],
 				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
 	if (r == 0) {
 		p->state[i] = ST_APPLIED;
+		return true;
+	}
+	/* --reference: a flag this file cannot carry is left out. */
+	if (ctl->reference != NULL && p->on[i] &&
+	    (r == -EOPNOTSUPP || (r == -EPERM && !S_ISREG(p->mode) && !S_ISDIR(p->mode)))) {
+		p->state[i] = ST_NONE;
 		return true;
 	}
 	p->state[i] = ST_FAILED;
@@ -355,10 +410,10 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 	} else if (r == -EOPNOTSUPP) {
 		fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
 			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown),
-			  fs_type(ctl, p->dirfd, p->path, ctl->nofollow));
+			  fs_type(ctl, p->dirfd, p->path, p->nofollow));
 	} else if (r == -EIO && !p->on[i]) {
 		fail_flag(ctl, 0, _("cannot clear '%s' on %s: the %s filesystem kept it in its native attribute word"),
-			  fi->name, cli_quote(p->shown), fs_type(ctl, p->dirfd, p->path, ctl->nofollow));
+			  fi->name, cli_quote(p->shown), fs_type(ctl, p->dirfd, p->path, p->nofollow));
 	} else {
 		fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", fi->name,
 			  cli_quote(p->shown));
@@ -467,25 +522,26 @@ static void report_partial(const struct setfattrs_control *ctl, const struct pla
 
 /* ------------------------------------------------------------ one file */
 
-static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown)
+/*
+ * Change one file: @path relative to @dirfd (and to the working directory,
+ * for the fattrs flags: -R moves into @dirfd first), @st its stat as
+ * @nofollow says.
+ */
+static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+			   const struct stat *st, bool nofollow)
 {
 	const struct fattrs_flagops *ops = &ctl->ops;
-	struct plan p = { .path = path, .shown = shown, .dirfd = dirfd };
+	struct plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow };
 	struct fattrs_kchange hard, soft, first, last;
 	struct fattrs_kattr kcur;
 	struct fattrs_fflags fcur = { .unknown = NULL };
-	unsigned atf = ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	unsigned atf = nofollow ? AT_SYMLINK_NOFOLLOW : 0;
 	size_t nk = n_kflags();
 	bool kread = false, fread = false, ok = true, fpending = false;
-	struct stat st;
 	int r;
 
-	if (fstatat(dirfd, path, &st, (int)atf) < 0) {
-		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(shown));
-		return false;
-	}
-	p.mode = st.st_mode;
-	p.dev = st.st_dev;
+	p.mode = st->st_mode;
+	p.dev = st->st_dev;
 	memset(p.old, -1, sizeof(p.old));
 
 	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
@@ -504,7 +560,7 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 
 			r = caps_for(ctl, &p, &caps);
 			if (r == 0)
-				r = fattrs_fflags_get(path, ctl->nofollow, p.mode, caps, NULL, &fcur);
+				r = fattrs_fflags_get(path, nofollow, p.mode, caps, NULL, &fcur);
 			if (r < 0) {
 				fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quote(shown));
 				return false;
@@ -582,6 +638,138 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 	return ok;
 }
 
+/* ------------------------------------------------------------ -R */
+
+static void walk_error(const char *path, int err, void *arg)
+{
+	struct setfattrs_control *ctl = arg;
+
+	ctl->ok = false;
+	if (err == -ESTALE)
+		fail_flag(ctl, 0, _("cannot go back up to %s: it was moved during the walk; the rest of it is left alone"),
+			  cli_quote(path));
+	else
+		fail_flag(ctl, -err, _("cannot read directory %s"), cli_quote(path));
+}
+
+/*
+ * One name inside a tree: regular files and directories are changed;
+ * symlinks (never followed), fifos, sockets and devices met inside are
+ * left alone.  The fattrs flags go by name, so the working directory
+ * follows the walk.
+ */
+static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
+{
+	struct setfattrs_control *ctl = arg;
+
+	if (!S_ISREG(e->st->st_mode) && !S_ISDIR(e->st->st_mode))
+		return 0;
+	if (ctl->dir_serial != e->dir_serial) {
+		if (fchdir(e->dirfd) < 0) {
+			fail_flag(ctl, errno, _("cannot change to the directory of %s"), cli_quote(e->path));
+			ctl->ok = false;
+			return FATTRS_WALK_SKIP;
+		}
+		ctl->dir_serial = e->dir_serial;
+	}
+	if (!setfattrs_file(ctl, e->dirfd, e->name, e->path, e->st, true))
+		ctl->ok = false;
+	return 0;
+}
+
+/* Back to where the command started, after a walk. */
+static bool back_home(struct setfattrs_control *ctl)
+{
+	if (ctl->dir_serial == 0)
+		return true;
+	ctl->dir_serial = 0;
+	if (fchdir(ctl->cwd) == 0)
+		return true;
+	cli_die(CLI_EXIT_FAILURE, errno, _("cannot return to the working directory"));
+}
+
+/* One operand: the file itself, then, with -R and a directory, everything below it. */
+static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
+{
+	struct stat st;
+	bool ok;
+	int fd, r;
+
+	if (fstatat(AT_FDCWD, file, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
+		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
+		return false;
+	}
+	ok = setfattrs_file(ctl, AT_FDCWD, file, file, &st, ctl->nofollow);
+	if (!ctl->recursive || !S_ISDIR(st.st_mode))
+		return ok;
+	fd = openat(AT_FDCWD, file, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK |
+		    (ctl->nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		fail_flag(ctl, errno, _("cannot open directory %s"), cli_quote(file));
+		return false;
+	}
+	ctl->ok = true;
+	r = fattrs_walk(fd, file, ctl->one_fs ? FATTRS_WALK_XDEV : 0, walk_entry, walk_error, ctl);
+	(void)close(fd);
+	(void)back_home(ctl);
+	if (r < 0 && r != -ESTALE) {
+		fail_flag(ctl, -r, _("cannot walk %s"), cli_quote(file));
+		return false;
+	}
+	return ok && ctl->ok && r == 0;
+}
+
+/* ------------------------------------------------------------ --reference */
+
+/*
+ * The operations that make a file's flags RFILE's: '=' of what RFILE has
+ * set, among the flags RFILE's filesystem can hold (the others are kept).
+ */
+static void reference_ops(struct setfattrs_control *ctl)
+{
+	const char *rfile = ctl->reference;
+	struct fattrs_kattr ka;
+	struct fattrs_fflags ff = { .unknown = NULL };
+	const struct fattrs_fcaps *caps;
+	struct plan p = { .path = rfile, .shown = rfile, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
+	struct stat st;
+	size_t nk = n_kflags();
+	bool kok;
+	int r;
+
+	if (fstatat(AT_FDCWD, rfile, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0)
+		cli_die(CLI_EXIT_FAILURE, errno, _("cannot stat %s"), cli_quote(rfile));
+	p.mode = st.st_mode;
+	p.dev = st.st_dev;
+	r = fattrs_kattr_get(AT_FDCWD, rfile, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,
+			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
+	if (r < 0 && r != -EOPNOTSUPP)
+		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the flags of %s"), cli_quote(rfile));
+	kok = r == 0;
+	r = caps_for(ctl, &p, &caps);
+	if (r == 0)
+		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, caps, NULL, &ff);
+	if (r < 0)
+		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the fattrs flags of %s"), cli_quote(rfile));
+	fattrs_flagops_init(&ctl->ops);
+	ctl->ops.assign = true;
+	for (size_t i = 0; i < nk; i++) {
+		int v = kok ? fattrs_kattr_test(&ka, krow(i)) : -1;
+
+		if (krow(i)->readonly || v < 0)
+			ctl->ops.kop[i] = FATTRS_FLAGOP_KEEP;
+		else
+			ctl->ops.kop[i] = v == 1 ? FATTRS_FLAGOP_SET : FATTRS_FLAGOP_CLEAR_OTHERS;
+	}
+	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+		enum fattrs_fstate s = ff.state[f];
+
+		ctl->ops.fop[f] = s == FATTRS_FSET ? FATTRS_FLAGOP_SET :
+				  s == FATTRS_FCLEAR ? FATTRS_FLAGOP_CLEAR_OTHERS : FATTRS_FLAGOP_KEEP;
+	}
+	fattrs_fflags_release(&ff);
+}
+
 /* ------------------------------------------------------------ --list */
 
 static void list_row_json(const char *name, char letter, const char *kind, const char *where, bool readonly,
@@ -618,7 +806,7 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 	struct fattrs_fflags ff = { .unknown = NULL };
 	struct fattrs_statx_buf stx;
 	const struct fattrs_fcaps *caps = NULL;
-	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD };
+	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
 	bool kok = false, fok = false;
 	size_t nk = n_kflags();
 	int r;
@@ -834,6 +1022,9 @@ int main(int argc, const char **argv)
 		case OPT_JSON: ctl.json = true; break;
 		case OPT_LIST: ctl.list = true; break;
 		case OPT_NO_DEREFERENCE: ctl.nofollow = true; break;
+		case OPT_ONE_FILE_SYSTEM: ctl.one_fs = true; break;
+		case OPT_RECURSIVE: ctl.recursive = true; break;
+		case OPT_REFERENCE: ctl.reference = poptGetOptArg(pc); break;
 		case OPT_SILENT: ctl.silent = true; break;
 		case OPT_VERBOSE: ctl.verbose = true; break;
 		case CLI_OPT_VERSION:
@@ -855,21 +1046,33 @@ int main(int argc, const char **argv)
 		rc = list_main(&ctl, files[0]);
 		goto out;
 	}
-	if (fattrs_flagops_empty(&ctl.ops))
+	if (ctl.reference != NULL && !fattrs_flagops_empty(&ctl.ops))
+		cli_usage_error(_("--reference takes no operations"));
+	if (ctl.reference == NULL && fattrs_flagops_empty(&ctl.ops))
 		cli_usage_error(_("missing operation: give +FLAG, -FLAG or =FLAG,... ('%s --list' lists every flag)"),
 				program_name);
 	if (files[0] == NULL)
 		cli_usage_error(_("missing file operand"));
+	if (ctl.reference != NULL)
+		reference_ops(&ctl);
 	check_ops(&ctl);
+	if (ctl.recursive) {
+		ctl.cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (ctl.cwd < 0)
+			cli_die(CLI_EXIT_FAILURE, errno, _("cannot open the working directory"));
+	}
 
 	for (size_t i = 0; files[i] != NULL; i++)
-		ok &= setfattrs_file(&ctl, AT_FDCWD, files[i], files[i]);
+		ok &= setfattrs_operand(&ctl, files[i]);
+	if (ctl.recursive)
+		(void)close(ctl.cwd);
 	rc = ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 out:
 	poptFreeContext(pc);
 	free(files);
 	free(popt_argv);
 	free(ctl.caps);
+	free((void *)(uintptr_t)ctl.reference);
 	fattrs_mounts_free(ctl.mounts);
 	return rc;
 }

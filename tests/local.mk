@@ -67,6 +67,7 @@ BATS_TESTS = \
 	tests/tmpcreate/replace.bats \
 	tests/tmpcreate/scratch.bats \
 	tests/setfattrs/operations.bats \
+	tests/setfattrs/recursive.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/docs/consistency.bats \

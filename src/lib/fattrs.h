@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "compat/linux.h"
@@ -513,6 +514,66 @@ struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m);
  * loaded, or another -errno from reading the table.
  */
 int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret);
+
+/* ------------------------------------------------------------ tree walk */
+
+/* fattrs_walk() flags. */
+enum {
+	FATTRS_WALK_XDEV = 1 << 0,	/* do not enter directories on other filesystems */
+};
+
+/* What a fattrs_walk_fn returns to go on but not enter this directory. */
+#define FATTRS_WALK_SKIP 1
+
+/**
+ * struct fattrs_walk_entry - one name met by fattrs_walk().
+ * @dirfd:      the directory it is in (valid during the call only)
+ * @name:       its name there (one component)
+ * @path:       the root as given, then the names down to it, for messages
+ * @st:         its fstatat(2) with AT_SYMLINK_NOFOLLOW
+ * @dir_serial: changes whenever @dirfd is another directory, or reopened
+ * @depth:      1 for the root's entries
+ */
+struct fattrs_walk_entry {
+	int dirfd;
+	const char *name;
+	const char *path;
+	const struct stat *st;
+	unsigned long dir_serial;
+	size_t depth;
+};
+
+/* Called for each name: 0 to go on, FATTRS_WALK_SKIP not to enter it, -errno to stop. */
+typedef int (*fattrs_walk_fn)(const struct fattrs_walk_entry *e, void *arg);
+/* Called for what could not be read or entered; the walk goes on. */
+typedef void (*fattrs_walk_err_fn)(const char *path, int err, void *arg);
+
+/**
+ * fattrs_walk() - visit everything below the directory @dirfd, parents
+ * before their contents.
+ * @dirfd: the root directory (not visited itself; not closed)
+ * @root:  its name, the start of every entry's @path
+ * @flags: FATTRS_WALK_XDEV, or 0
+ * @fn:    called for each entry
+ * @err:   called for each directory that cannot be read or entered
+ *         (-EACCES, ...); may be NULL
+ * @arg:   passed to both
+ *
+ * Every step is relative to the descriptor of the directory being read:
+ * openat(2) with O_NOFOLLOW|O_DIRECTORY, so a symlink met inside is
+ * visited (as itself) but never followed, and no path is ever resolved
+ * from the top again.  One directory descriptor is open at a time,
+ * whatever the depth: a directory's names are read whole before its
+ * first subdirectory is entered, and it is reopened on the way back as
+ * that subdirectory's "..", which must be the same device and inode (a
+ * tree moved meanwhile ends the walk with -ESTALE, reported through @err).
+ * Names that vanish while the walk runs are skipped.
+ *
+ * Returns: 0, or -errno: what @fn returned to stop, -ENOMEM, -ESTALE,
+ * or why @dirfd itself cannot be read.
+ */
+int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn fn, fattrs_walk_err_fn err,
+		void *arg);
 
 /* The attribute flags: the kernel's own (kflags.h) and the four of fattrs(7) (fflags.h). */
 #include "kflags.h"

@@ -18,5 +18,6 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/probe.c \
 	%D%/random.c \
 	%D%/statx.c \
-	%D%/tmpfile.c
+	%D%/tmpfile.c \
+	%D%/walk.c
 # Programs that link it add $(ATTR_LIBS): a static archive does not pass through libtool.

@@ -78,6 +78,9 @@ Try 'setfattrs --help' for more information."
 	touch f
 	run -1 --separate-stderr setfattrs f
 	stderr_has --partial "missing operation"
+	# -x is --one-file-system, not "clear dax".
+	run -1 --separate-stderr setfattrs -x f
+	stderr_has --partial "missing operation"
 	run -1 --separate-stderr setfattrs +d
 	stderr_has "setfattrs: missing file operand"
 	run -1 --separate-stderr setfattrs +d, f
@@ -295,8 +298,10 @@ flags_on() {
 			if [[ $kind == dir ]]; then mkdir "$f"; else touch "$f"; fi
 			setfattrs +$w "$f" || { echo "+$w failed"; continue; }
 			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" || echo "+$w not seen"
-			setfattrs -$l "$f" || echo "-$l failed"
-			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" && echo "-$l not done"
+			# -x is --one-file-system: dax is cleared as -dax.
+			cl=-$l; [[ $l == x ]] && cl=-dax
+			setfattrs $cl "$f" || echo "$cl failed"
+			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" && echo "$cl not done"
 			setfattrs +$l "$f" || echo "+$l failed"
 			lsattr -d "$f" | cut -d" " -f1 | grep -q -- "$l" || echo "+$l not seen"
 			setfattrs -$w "$f" || echo "-$w failed"

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A directory tree walk for hostile trees: descriptor-relative at every
+ * step (openat with O_NOFOLLOW|O_DIRECTORY), never following a symlink it
+ * meets, never resolving a path from the top again, and holding one
+ * directory descriptor whatever the depth: a level's names are read whole
+ * before its first subdirectory is entered, its descriptor is closed
+ * then, and it is reopened on the way back as the child's "..", checked
+ * against the device and inode it had.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+
+/* One directory being walked: its remaining names, and who it is. */
+struct level {
+	char *names;		/* NUL-separated names, "." and ".." left out */
+	size_t len, pos;	/* bytes in names; where the next name starts */
+	dev_t dev;
+	ino_t ino;
+	size_t pathlen;		/* strlen of its path in the walk's path buffer */
+};
+
+struct walk {
+	struct level *lv;
+	size_t depth, cap;
+	char *path;
+	size_t pathcap;
+	int fd;			/* the descriptor of the top level */
+	unsigned long serial;
+};
+
+/* Read every name of @fd (which must be at its start) into @l. */
+static int read_names(int fd, struct level *l)
+{
+	char buf[32768];
+	size_t cap = 0;
+
+	l->names = NULL;
+	l->len = l->pos = 0;
+	for (;;) {
+		ssize_t n = getdents64(fd, buf, sizeof(buf));
+
+		if (n < 0) {
+			int r = negerrno();
+
+			free(l->names);
+			l->names = NULL;
+			return r;
+		}
+		if (n == 0)
+			return 0;
+		for (ssize_t off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			size_t nl = strlen(d->d_name);
+
+			off += d->d_reclen;
+			if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+				continue;
+			if (l->len + nl + 1 > cap) {
+				size_t ncap = cap == 0 ? 4096 : cap * 2;
+				char *p;
+
+				while (ncap < l->len + nl + 1)
+					ncap *= 2;
+				p = realloc(l->names, ncap);
+				if (p == NULL) {
+					free(l->names);
+					l->names = NULL;
+					return -ENOMEM;
+				}
+				l->names = p;
+				cap = ncap;
+			}
+			memcpy(l->names + l->len, d->d_name, nl + 1);
+			l->len += nl + 1;
+		}
+	}
+}
+
+/* Make the path buffer "TOP-LEVEL-PATH/name" (a level's path is kept at its pathlen). */
+static int path_set(struct walk *w, size_t at, const char *name)
+{
+	size_t need = at + 1 + strlen(name) + 1;
+
+	if (need > w->pathcap) {
+		size_t cap = w->pathcap * 2 > need ? w->pathcap * 2 : need + 256;
+		char *p = realloc(w->path, cap);
+
+		if (p == NULL)
+			return -ENOMEM;
+		w->path = p;
+		w->pathcap = cap;
+	}
+	if (at > 0 && w->path[at - 1] != '/')
+		w->path[at++] = '/';
+	strcpy(w->path + at, name);
+	return 0;
+}
+
+static int push(struct walk *w, int fd, const struct stat *st, size_t pathlen)
+{
+	struct level *l;
+	int r;
+
+	if (w->depth == w->cap) {
+		size_t cap = w->cap == 0 ? 16 : w->cap * 2;
+
+		l = realloc(w->lv, cap * sizeof(*l));
+		if (l == NULL)
+			return -ENOMEM;
+		w->lv = l;
+		w->cap = cap;
+	}
+	l = &w->lv[w->depth];
+	r = read_names(fd, l);
+	if (r < 0)
+		return r;
+	l->dev = st->st_dev;
+	l->ino = st->st_ino;
+	l->pathlen = pathlen;
+	w->depth++;
+	return 0;
+}
+
+/* Back up one level: the parent again, as the child's "..", if it is the same directory. */
+static int pop(struct walk *w)
+{
+	struct level *up;
+	struct stat st;
+	int fd, r;
+
+	free(w->lv[--w->depth].names);
+	if (w->depth == 0)
+		return 0;
+	up = &w->lv[w->depth - 1];
+	fd = openat(w->fd, "..", DIR_FLAGS);
+	if (fd < 0)
+		return negerrno();
+	if (fstat(fd, &st) < 0) {
+		r = negerrno();
+		(void)close(fd);
+		return r;
+	}
+	if (st.st_dev != up->dev || st.st_ino != up->ino) {
+		(void)close(fd);
+		return -ESTALE;	/* the directory was moved away during the walk */
+	}
+	(void)close(w->fd);
+	w->fd = fd;
+	w->serial++;
+	return 0;
+}
+
+int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn fn, fattrs_walk_err_fn err,
+		void *arg)
+{
+	struct walk w = { .fd = -1, .serial = 1 };
+	struct stat st;
+	dev_t root_dev;
+	int r = 0;
+
+	w.fd = openat(dirfd, ".", DIR_FLAGS & ~O_NOFOLLOW);
+	if (w.fd < 0)
+		return negerrno();
+	if (fstat(w.fd, &st) < 0) {
+		r = negerrno();
+		goto out;
+	}
+	root_dev = st.st_dev;
+	r = path_set(&w, 0, root);
+	if (r == 0)
+		r = push(&w, w.fd, &st, strlen(root));
+	if (r < 0)
+		goto out;
+
+	while (w.depth > 0) {
+		struct level *l = &w.lv[w.depth - 1];
+		struct fattrs_walk_entry e;
+		const char *name;
+		int child, c;
+
+		if (l->pos >= l->len) {
+			r = pop(&w);
+			if (r < 0) {
+				/* Cannot go back safely: the rest of this walk is abandoned. */
+				w.path[w.lv[w.depth - 1].pathlen] = '\0';
+				if (err != NULL)
+					err(w.path, r, arg);
+				goto out;
+			}
+			continue;
+		}
+		name = l->names + l->pos;
+		l->pos += strlen(name) + 1;
+		w.path[l->pathlen] = '\0';
+		r = path_set(&w, l->pathlen, name);
+		if (r < 0)
+			goto out;
+		if (fstatat(w.fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			/* Gone since it was listed: not an error. */
+			if (errno != ENOENT && err != NULL)
+				err(w.path, negerrno(), arg);
+			continue;
+		}
+		e = (struct fattrs_walk_entry){ .dirfd = w.fd, .name = name, .path = w.path, .st = &st,
+						.dir_serial = w.serial, .depth = w.depth };
+		c = fn(&e, arg);
+		if (c < 0) {
+			r = c;
+			goto out;
+		}
+		if (!S_ISDIR(st.st_mode) || c == FATTRS_WALK_SKIP)
+			continue;
+		if ((flags & FATTRS_WALK_XDEV) && st.st_dev != root_dev)
+			continue;
+		child = openat(w.fd, name, DIR_FLAGS);
+		if (child < 0) {
+			/* A symlink or another file put there since: never followed. */
+			if (errno != ENOENT && errno != ELOOP && errno != ENOTDIR && err != NULL)
+				err(w.path, negerrno(), arg);
+			continue;
+		}
+		if (fstat(child, &st) < 0 || ((flags & FATTRS_WALK_XDEV) && st.st_dev != root_dev)) {
+			(void)close(child);
+			continue;
+		}
+		r = push(&w, child, &st, strlen(w.path));
+		if (r < 0) {
+			(void)close(child);
+			if (err != NULL)
+				err(w.path, r, arg);
+			r = 0;
+			continue;
+		}
+		(void)close(w.fd);
+		w.fd = child;
+		w.serial++;
+	}
+out:
+	while (w.depth > 0)
+		free(w.lv[--w.depth].names);
+	free(w.lv);
+	free(w.path);
+	if (w.fd >= 0)
+		(void)close(w.fd);
+	return r;
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# setfattrs -R on hostile trees (a symlink to outside, symlink loops, a
+# fifo, a device, 10,000 entries, a deep tree under a small descriptor
+# limit), -x, and --reference across filesystems, each result checked with
+# lsattr and getfattr.
+# bats file_tags=setfattrs
+
+# Scripts for fs_run are single-quoted: they expand inside the namespace.
+# shellcheck disable=SC2016
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	load '../helpers/common'
+	load '../helpers/fs'
+	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
+}
+
+setup() {
+	load '../helpers/common'
+	load '../helpers/fs'
+	load '../helpers/fault'
+	cd "$BATS_TEST_TMPDIR" || return
+}
+
+@test "tmpfs: -R over a hostile tree changes what is inside, follows no symlink, leaves fifos and devices alone" {
+	require_root "make a device node"
+	require_cmd lsattr getfattr strace
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" || exit 1
+		mkdir -p outside root/d/e root/many && touch outside/victim root/f root/d/g root/d/e/h
+		ln -s ../outside root/out && ln -s ../../outside/victim root/d/vlink
+		ln -s loop root/loop && ln -s . root/self && ln -s .. root/d/up
+		mkfifo root/fifo && mknod root/null c 1 3
+		(cd root/many && seq -f "n%05g" 10000 | xargs touch)
+		strace -qq -o ../trace setfattrs -R +nodump,offline root; echo "rc=$?"
+		lsattr -d outside outside/victim | cut -d" " -f1
+		getfattr --absolute-names -d -m user.fattr. outside outside/victim | grep -c = || :
+		lsattr -R root 2>/dev/null | grep -c "^------d"
+		getfattr --absolute-names -h -P -R -d -m user.fattr. root 2>/dev/null | grep -c "offline=\"1\""
+		lsattr -d root/d/e/h | cut -d" " -f1
+		# From the top only the operand itself is looked up by path.
+		grep -E "^(openat|newfstatat|statx)\(AT_FDCWD, \"root/" ../trace | head -3
+		grep -E "^openat\([0-9]+, \"[^\"]*\", O_RDONLY\|O_NOCTTY\|O_NONBLOCK\|O_NOFOLLOW\|O_CLOEXEC\|O_DIRECTORY\)" ../trace >../dirs
+		grep -vc "\"\.\.\"" ../dirs; grep -c "\"\.\.\"" ../dirs
+		grep -E "^openat\([0-9]+, \"(out|loop|self|up|vlink|fifo|null)\"" ../trace | grep -v O_PATH | head -3
+		grep -E "^l?(set|get|remove)xattr\(\"[^\"]*/" ../trace | grep -v "^getxattr(\"/proc" | head -3'
+	# 4 (root itself, d, e, many) + 3 files + 10000
+	assert_equal "${lines[0]}" 'rc=0'
+	assert_equal "${lines[1]}" '----------------------'
+	assert_equal "${lines[2]}" '----------------------'
+	assert_equal "${lines[3]}" '0'
+	# lsattr -R lists what is inside root (not root itself): d, e, many, f, g, h and 10000.
+	assert_equal "${lines[4]}" '10006'
+	assert_equal "${lines[5]}" '10007'
+	assert_equal "${lines[6]}" '------d---------------'
+	# The directories d, d/e and many were entered, each by openat(dirfd, NAME, O_NOFOLLOW|O_DIRECTORY).
+	assert_equal "${lines[7]}" '3'
+	# ... and left again through their "..", checked: one descriptor at a time.
+	assert_equal "${lines[8]}" '3'
+	assert_equal "${#lines[@]}" 9
+	assert_equal "$stderr" ''
+}
+
+@test "tmpfs: -R depth is not limited by a small descriptor limit (ulimit -n 12, 300 levels)" {
+	require_cmd lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" || exit 1
+		p=deep; for ((i = 0; i < 300; i++)); do p=$p/d; done
+		mkdir -p "$p" && touch "$p/leaf"
+		(ulimit -n 12 && setfattrs -R +nodump deep); echo "rc=$?"
+		lsattr -d "$p/leaf" | cut -d" " -f1
+		lsattr -R deep 2>/dev/null | grep -c "^------d"'
+	assert_equal "${lines[0]}" 'rc=0'
+	assert_equal "${lines[1]}" '------d---------------'
+	assert_equal "${lines[2]}" '301'
+}
+
+@test "tmpfs: -x does not enter another filesystem; the mount point itself is changed" {
+	require_cmd lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" || exit 1
+		mkdir -p top/sub top/other && touch top/other/x
+		mount -t tmpfs inner top/sub && touch top/sub/inside || exit 1
+		setfattrs -Rx +nodump top; echo "rc=$?"
+		lsattr -d top/sub top/sub/inside top/other/x | cut -d" " -f1
+		setfattrs -R +nodump top; echo "rc=$?"
+		lsattr -d top/sub/inside | cut -d" " -f1
+		umount top/sub'
+	assert_equal "${lines[0]}" 'rc=0'
+	assert_equal "${lines[1]}" '------d---------------'
+	assert_equal "${lines[2]}" '----------------------'
+	assert_equal "${lines[3]}" '------d---------------'
+	assert_equal "${lines[4]}" 'rc=0'
+	assert_equal "${lines[5]}" '------d---------------'
+}
+
+@test "tmpfs: -R names an unreadable directory and goes on with the rest (as nobody)" {
+	require_root "switch to nobody"
+	require_cmd setpriv getfattr
+	fs_require tmpfs
+	run -1 --separate-stderr fs_run tmpfs '
+		cd "$D" && chmod 755 . || exit 1
+		mkdir -p t/closed t/open && touch t/open/f t/closed/g && chmod 700 t/closed
+		chown -R nobody: t && chown root: t/closed
+		setpriv --reuid=nobody --regid=nogroup --clear-groups setfattrs -R +offline t; rc=$?
+		getfattr --absolute-names -d -m user.fattr. t/open/f t/closed/g | grep =
+		exit $rc'
+	assert_output 'user.fattr.offline="1"'
+	assert_equal "$stderr" "setfattrs: cannot set 'offline' on 't/closed': Permission denied
+setfattrs: cannot read directory 't/closed': Permission denied"
+}
+
+@test "ext4 -> tmpfs: --reference copies the flags the file's filesystem can hold, and only those" {
+	require_cmd lsattr getfattr
+	fs_require tmpfs
+	touch ref
+	setfattrs +sync,nodump,offline ref 2>/dev/null || skip "the test directory's filesystem keeps no sync flag"
+	REF=$BATS_TEST_TMPDIR/ref run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f g && setfattrs +noatime,pinned f g || exit 1
+		setfattrs -v --reference="$REF" f; echo "rc=$?"
+		lsattr f | cut -d" " -f1
+		getfattr --absolute-names -d -m user.fattr. f | grep =
+		setfattrs --reference="$REF" +d g; echo "rc=$?"'
+	assert_equal "${lines[0]}" 'changed f: nodump: clear -> set, noatime: set -> clear, offline: clear -> set, pinned: set -> clear'
+	assert_equal "${lines[1]}" 'rc=0'
+	assert_equal "${lines[2]}" '------d---------------'
+	assert_equal "${lines[3]}" 'user.fattr.offline="1"'
+	assert_equal "${lines[4]}" 'rc=1'
+	assert_equal "$stderr" "setfattrs: --reference takes no operations
+Try 'setfattrs --help' for more information."
+}
