@@ -15,36 +15,6 @@
 #include "cli.h"
 #include "tmpcreate.h"
 
-/* The last component of @s, trailing slashes included (as gnulib's last_component()). */
-static const char *last_component(const char *s)
-{
-	const char *base = s;
-	bool slash = false;
-
-	while (*base == '/')
-		base++;
-	for (const char *p = base; *p != '\0'; p++) {
-		if (*p == '/') {
-			slash = true;
-		} else if (slash) {
-			base = p;
-			slash = false;
-		}
-	}
-	return base;
-}
-
-static size_t count_trailing_x(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	while (len > 0 && s[len - 1] == 'X') {
-		len--;
-		n++;
-	}
-	return n;
-}
-
 /*
  * Make the file (or directory, or name) and return its path, or NULL; a
  * file comes with its object in *@ret_tf, its name held until printed.
@@ -117,7 +87,7 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 	struct fattrs_tmpfile *tf = NULL;
 	int hold = -1;
 	char *full = NULL, *path;
-	size_t len, suffix_len, x_count;
+	struct fattrs_tmpl tmpl;
 	bool use_tmpdir = ctl->use_tmpdir;
 	int status = CLI_EXIT_OK;
 
@@ -130,34 +100,27 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 	else
 		template = args[0];
 
-	len = strlen(template);
-	if (ctl->suffix != NULL) {
-		if (len == 0 || template[len - 1] != 'X')
-			cli_die(CLI_EXIT_FAILURE, 0, _("with --suffix, template %s must end in X"),
-				cli_quote(template));
-		suffix_len = strlen(ctl->suffix);
-		if (asprintf(&full, "%s%s", template, ctl->suffix) < 0)
-			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-	} else {
-		const char *x = strrchr(template, 'X');
-
-		suffix_len = x != NULL ? strlen(x + 1) : 0;
-		full = strdup(template);
-		if (full == NULL)
-			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-	}
-	len = strlen(full);
-	if (suffix_len > 0 && last_component(full + len - suffix_len) != full + len - suffix_len)
+	switch (fattrs_tmpl_parse(template, ctl->suffix, &full, &tmpl)) {
+	case FATTRS_TMPL_OK:
+		break;
+	case FATTRS_TMPL_NOMEM:
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	case FATTRS_TMPL_SUFFIX_NEEDS_X:
+		cli_die(CLI_EXIT_FAILURE, 0, _("with --suffix, template %s must end in X"),
+			cli_quote(template));
+	case FATTRS_TMPL_SUFFIX_SLASH:
 		cli_die(CLI_EXIT_FAILURE, 0, _("invalid suffix %s, contains directory separator"),
-			cli_quote(full + len - suffix_len));
-	x_count = count_trailing_x(full, len - suffix_len);
-	if (x_count < FATTRS_TEMPLATE_MIN_X)
-		cli_die(CLI_EXIT_FAILURE, 0, _("too few X's in template %s"), cli_quote(full));
+			cli_quote(fattrs_tmpl_suffix(template, ctl->suffix)));
+	case FATTRS_TMPL_FEW_X:
+		if (ctl->suffix == NULL || asprintf(&full, "%s%s", template, ctl->suffix) < 0)
+			full = NULL;
+		cli_die(CLI_EXIT_FAILURE, 0, _("too few X's in template %s"),
+			cli_quote(full != NULL ? full : template));
+	}
 
 	if (use_tmpdir) {
 		const char *dir;
 		const char *env = getenv_nonempty("TMPDIR");
-		char *joined;
 
 		if (ctl->deprecated_t) {
 			/* -t: $TMPDIR wins over -p DIR. */
@@ -174,19 +137,10 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 					_("invalid template, %s; with --tmpdir, it may not be absolute"),
 					cli_quote(full));
 		}
-		joined = fattrs_path_join(dir, full);
-		if (joined == NULL)
+		if (fattrs_tmpl_join(dir, &full, &tmpl) < 0)
 			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-		free(full);
-		full = joined;
-		len = strlen(full);
 	}
 
-	const struct fattrs_tmpl tmpl = {
-		.path = full,
-		.x_off = len - suffix_len - x_count,
-		.x_len = x_count,
-	};
 	/* Our own buffer: stdio then skips probing stdout (fstat, TCGETS). */
 	static char outbuf[BUFSIZ];
 

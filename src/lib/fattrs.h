@@ -80,6 +80,43 @@ struct fattrs_tmpl {
 	size_t x_len;
 };
 
+/* Why fattrs_tmpl_parse() refused a template: mktemp(1)'s rules. */
+enum fattrs_tmpl_err {
+	FATTRS_TMPL_OK = 0,
+	FATTRS_TMPL_NOMEM,		/* out of memory */
+	FATTRS_TMPL_SUFFIX_NEEDS_X,	/* a separate suffix, but the template does not end in X */
+	FATTRS_TMPL_SUFFIX_SLASH,	/* the suffix holds a '/' (trailing ones aside) */
+	FATTRS_TMPL_FEW_X,		/* fewer than FATTRS_TEMPLATE_MIN_X X's before the suffix */
+};
+
+/**
+ * fattrs_tmpl_suffix() - the suffix of a mktemp(1) template: @suffix when
+ * not NULL (--suffix), else what follows @template's last X ("" if none).
+ */
+const char *fattrs_tmpl_suffix(const char *template, const char *suffix);
+
+/**
+ * fattrs_tmpl_parse() - read a mktemp(1) template: the X's to randomise
+ * are the run just before the suffix (fattrs_tmpl_suffix()).
+ * @template: the template, as given
+ * @suffix:   NULL, or a separate suffix (@template must then end in X)
+ * @ret_path: @template and @suffix joined (malloc()ed: free() it)
+ * @ret:      filled in; its path is *@ret_path
+ *
+ * Returns: FATTRS_TMPL_OK, or why not (nothing is written then).
+ */
+enum fattrs_tmpl_err fattrs_tmpl_parse(const char *template, const char *suffix,
+				       char **ret_path, struct fattrs_tmpl *ret);
+
+/**
+ * fattrs_tmpl_join() - put a parsed template in @dir (fattrs_path_join()).
+ * @path: the template's malloc()ed path, replaced (and freed) on success
+ * @tmpl: the template, moved with it
+ *
+ * Returns: 0, or -ENOMEM (nothing changed).
+ */
+int fattrs_tmpl_join(const char *dir, char **path, struct fattrs_tmpl *tmpl);
+
 /**
  * fattrs_tmpl_hidden() - a template for a hidden scratch name in @dir
  * (FATTRS_HIDDEN_TEMPLATE joined to it).

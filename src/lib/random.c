@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -94,4 +95,78 @@ char *fattrs_tmpl_hidden(const char *dir, struct fattrs_tmpl *ret)
 		.x_len = x_len,
 	};
 	return path;
+}
+
+const char *fattrs_tmpl_suffix(const char *template, const char *suffix)
+{
+	const char *x;
+
+	if (suffix != NULL)
+		return suffix;
+	x = strrchr(template, 'X');
+	return x != NULL ? x + 1 : template + strlen(template);
+}
+
+/* The last component of @s, trailing slashes included (as gnulib's last_component()). */
+static const char *last_component(const char *s)
+{
+	const char *base = s;
+	bool slash = false;
+
+	while (*base == '/')
+		base++;
+	for (const char *p = base; *p != '\0'; p++) {
+		if (*p == '/') {
+			slash = true;
+		} else if (slash) {
+			base = p;
+			slash = false;
+		}
+	}
+	return base;
+}
+
+enum fattrs_tmpl_err fattrs_tmpl_parse(const char *template, const char *suffix,
+				       char **ret_path, struct fattrs_tmpl *ret)
+{
+	size_t len = strlen(template);
+	const char *suf = fattrs_tmpl_suffix(template, suffix);
+	size_t suffix_len = strlen(suf);
+	size_t x_len = 0;
+	char *path;
+
+	if (suffix != NULL && (len == 0 || template[len - 1] != 'X'))
+		return FATTRS_TMPL_SUFFIX_NEEDS_X;
+	/* As GNU mktemp: "a/" is a suffix (its last component is itself). */
+	if (last_component(suf) != suf)
+		return FATTRS_TMPL_SUFFIX_SLASH;
+	if (suffix == NULL)
+		len -= suffix_len;
+	while (x_len < len && template[len - 1 - x_len] == 'X')
+		x_len++;
+	if (x_len < FATTRS_TEMPLATE_MIN_X)
+		return FATTRS_TMPL_FEW_X;
+	if (asprintf(&path, "%s%s", template, suffix != NULL ? suffix : "") < 0)
+		return FATTRS_TMPL_NOMEM;
+	*ret_path = path;
+	*ret = (struct fattrs_tmpl) {
+		.path = path,
+		.x_off = len - x_len,
+		.x_len = x_len,
+	};
+	return FATTRS_TMPL_OK;
+}
+
+int fattrs_tmpl_join(const char *dir, char **path, struct fattrs_tmpl *tmpl)
+{
+	char *joined = fattrs_path_join(dir, *path);
+
+	if (joined == NULL)
+		return -ENOMEM;
+	/* The template's path is the end of the joined one. */
+	tmpl->x_off += strlen(joined) - strlen(*path);
+	tmpl->path = joined;
+	free(*path);
+	*path = joined;
+	return 0;
 }

@@ -203,9 +203,62 @@ static void test_random__threads_draw_distinct_names(void)
 	is_int(dup, 0, "no two of the %zu names are equal", n);
 }
 
+/* mktemp(1)'s reading of templates (compared with GNU mktemp 9.1 by tests/tmpcreate). */
+static void test_random__tmpl_parse_follows_mktemp(void)
+{
+	static const struct {
+		const char *template, *suffix;
+		enum fattrs_tmpl_err err;
+		const char *path;
+		size_t x_off, x_len;
+	} cases[] = {
+		{ "tmp.XXXXXXXXXX", NULL, FATTRS_TMPL_OK, "tmp.XXXXXXXXXX", 4, 10 },
+		{ "a.XXXXXX.txt", NULL, FATTRS_TMPL_OK, "a.XXXXXX.txt", 2, 6 },
+		{ "a.XXX", ".txt", FATTRS_TMPL_OK, "a.XXX.txt", 2, 3 },
+		{ "aXXX", "a/", FATTRS_TMPL_OK, "aXXXa/", 1, 3 },
+		{ "XXbXXX", NULL, FATTRS_TMPL_OK, "XXbXXX", 3, 3 },
+		{ "a.XXXb", ".txt", FATTRS_TMPL_SUFFIX_NEEDS_X, NULL, 0, 0 },
+		{ "", "", FATTRS_TMPL_SUFFIX_NEEDS_X, NULL, 0, 0 },
+		{ "aXXX/b", NULL, FATTRS_TMPL_SUFFIX_SLASH, NULL, 0, 0 },
+		{ "aXXX", "/b", FATTRS_TMPL_SUFFIX_SLASH, NULL, 0, 0 },
+		{ "aXX", NULL, FATTRS_TMPL_FEW_X, NULL, 0, 0 },
+		{ "XXXbX", "s", FATTRS_TMPL_FEW_X, NULL, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fattrs_tmpl t = { .path = NULL };
+		char *path = NULL;
+		enum fattrs_tmpl_err err = fattrs_tmpl_parse(cases[i].template, cases[i].suffix,
+							     &path, &t);
+
+		tap_ok(err == cases[i].err && (err != FATTRS_TMPL_OK ||
+		       (path != NULL && strcmp(path, cases[i].path) == 0 && t.path == path &&
+			t.x_off == cases[i].x_off && t.x_len == cases[i].x_len)) &&
+		       (err == FATTRS_TMPL_OK || path == NULL),
+		       "template '%s' suffix '%s' gives %d ('%s' %zu+%zu)", cases[i].template,
+		       cases[i].suffix != NULL ? cases[i].suffix : "(none)", (int)err,
+		       path != NULL ? path : "", t.x_off, t.x_len);
+		free(path);
+	}
+}
+
+static void test_random__tmpl_join_moves_the_run(void)
+{
+	struct fattrs_tmpl t;
+	char *path = NULL;
+	int r = -1;
+
+	if (fattrs_tmpl_parse("d.XXX.s", NULL, &path, &t) == FATTRS_TMPL_OK)
+		r = fattrs_tmpl_join("/var/tmp//", &path, &t);
+	tap_ok(r == 0 && strcmp(path, "/var/tmp/d.XXX.s") == 0 && t.path == path &&
+	       t.x_off == 11 && t.x_len == 3,
+	       "a template joined to '/var/tmp//' is '%s' with its X's at %zu", path, t.x_off);
+	free(path);
+}
+
 int main(void)
 {
-	tap_plan(18);
+	tap_plan(30);
 	test_random__only_letters_and_digits();
 	test_random__fills_exactly_len();
 	test_random__zero_len_touches_nothing();
@@ -213,5 +266,7 @@ int main(void)
 	test_random__all_62_characters_appear();
 	test_random__fork_children_draw_their_own_names();
 	test_random__threads_draw_distinct_names();
+	test_random__tmpl_parse_follows_mktemp();
+	test_random__tmpl_join_moves_the_run();
 	return tap_done();
 }
