@@ -94,6 +94,18 @@ poptContext cli_popt_context(int argc, const char **argv, const struct poptOptio
  */
 int cli_popt_option_words(const struct poptOption *table, const char *w, const char *next);
 
+/*
+ * argv as popt must read it to follow getopt's conventions (what
+ * cli_popt_context() gives popt): abbreviated long options written out,
+ * and "=" added to an option whose argument is optional and not given.
+ * Words after "--" and option arguments are left alone.  *@ret_argv has
+ * @argc words and a NULL; free it with cli_argv_free().  Returns 0,
+ * -EINVAL when argv[*@ret_bad] is an ambiguous abbreviation, or -ENOMEM.
+ */
+int cli_argv_rewrite(int argc, const char **argv, const struct poptOption *table,
+		     const char ***ret_argv, int *ret_bad);
+void cli_argv_free(int argc, const char **argv, const char **rewritten);
+
 /* Report popt's error @rc in getopt's words, with the "Try" line; exit 1. */
 __attribute__((noreturn)) void cli_popt_fail(poptContext pc, int rc);
 

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,38 +65,35 @@ static size_t find_prefix(const struct poptOption *t, const char *name, size_t l
 
 /*
  * getopt's abbreviations: "--dir" is "--directory" when no other long
- * option starts so.  Returns the word to give popt (a new string when
- * expanded); an ambiguous prefix is a usage error, worded as getopt's.
+ * option starts so.  *@ret is @w, or a new string when expanded.
+ * Returns 0, -EINVAL for an ambiguous prefix, or -ENOMEM.
  */
-static const char *expand_long(const struct poptOption *table, const char *w)
+static int expand_long(const struct poptOption *table, const char *w, const char **ret)
 {
-	const struct poptOption *found[16];
+	const struct poptOption *found[2];
 	const char *eq = strchr(w + 2, '=');
 	size_t len = eq != NULL ? (size_t)(eq - (w + 2)) : strlen(w + 2);
-	size_t n;
 	char *full;
 
+	*ret = w;
 	if (len == 0 || find_long(table, w + 2, len) != NULL)
-		return w;
-	n = find_prefix(table, w + 2, len, found, 0, sizeof(found) / sizeof(found[0]));
-	if (n == 0)
-		return w;	/* popt reports it as unrecognized */
-	if (n > 1) {
-		(void)fflush(stdout);
-		fprintf(stderr, _("%s: option '%s' is ambiguous; possibilities:"), program_name, w);
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, " '--%s'", found[i]->longName);
-		fputc('\n', stderr);
-		cli_try_help();
-		exit(CLI_EXIT_FAILURE);
+		return 0;
+	switch (find_prefix(table, w + 2, len, found, 0, 2)) {
+	case 0:
+		return 0;	/* popt reports it as unrecognized */
+	case 1:
+		break;
+	default:
+		return -EINVAL;
 	}
 	full = malloc(strlen(found[0]->longName) + strlen(w + 2 + len) + 3);
 	if (full == NULL)
-		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+		return -ENOMEM;
 	strcpy(full, "--");
 	strcat(full, found[0]->longName);
 	strcat(full, w + 2 + len);
-	return full;
+	*ret = full;
+	return 0;
 }
 
 static bool takes_arg(const struct poptOption *o)
@@ -132,33 +130,45 @@ int cli_popt_option_words(const struct poptOption *table, const char *w, const c
 	return 1;
 }
 
-/* The table popt was given, for the error messages. */
-static const struct poptOption *parse_table;
-/* The rewritten argv, freed with the process. */
-static const char **argv_copy;
-
-poptContext cli_popt_context(int argc, const char **argv, const struct poptOption *table,
-			     const char *operands)
+void cli_argv_free(int argc, const char **argv, const char **rewritten)
 {
-	poptContext pc;
+	if (rewritten == NULL)
+		return;
+	for (int i = 0; i < argc; i++) {
+		if (rewritten[i] != argv[i])
+			free((void *)(uintptr_t)rewritten[i]);
+	}
+	free(rewritten);
+}
 
-	argv_copy = calloc((size_t)argc + 1, sizeof(*argv_copy));
-	if (argv_copy == NULL)
-		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+int cli_argv_rewrite(int argc, const char **argv, const struct poptOption *table,
+		     const char ***ret_argv, int *ret_bad)
+{
+	const char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+	int r = 0;
+
+	if (copy == NULL)
+		return -ENOMEM;
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
 		const struct poptOption *o = NULL;
 
-		argv_copy[i] = w;
+		copy[i] = w;
 		if (i == 0)
 			continue;
 		if (strcmp(w, "--") == 0) {
 			for (i++; i < argc; i++)
-				argv_copy[i] = argv[i];
+				copy[i] = argv[i];
 			break;
 		}
 		if (w[0] == '-' && w[1] == '-') {
-			w = argv_copy[i] = expand_long(table, w);
+			r = expand_long(table, w, &copy[i]);
+			if (r < 0) {
+				*ret_bad = i;
+				copy[i] = argv[i];
+				break;
+			}
+			w = copy[i];
 			if (strchr(w, '=') == NULL)
 				o = find_long(table, w + 2, strlen(w + 2));
 		}
@@ -166,15 +176,17 @@ poptContext cli_popt_context(int argc, const char **argv, const struct poptOptio
 			/* getopt: "--tmpdir DIR" is --tmpdir with no argument, then an operand. */
 			char *eq = malloc(strlen(w) + 2);
 
-			if (eq == NULL)
-				cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+			if (eq == NULL) {
+				r = -ENOMEM;
+				break;
+			}
 			strcpy(eq, w);
 			strcat(eq, "=");
 			if (w != argv[i])
 				free((void *)(uintptr_t)w);	/* an expanded abbreviation */
-			argv_copy[i] = eq;
+			copy[i] = eq;
 		} else if (o != NULL && takes_arg(o) && i + 1 < argc) {
-			argv_copy[i + 1] = argv[i + 1];
+			copy[i + 1] = argv[i + 1];
 			i++;
 		} else if (w[0] == '-' && w[1] != '-' && w[1] != '\0') {
 			/* A cluster whose last option takes the next word as its argument. */
@@ -187,10 +199,50 @@ poptContext cli_popt_context(int argc, const char **argv, const struct poptOptio
 			}
 			if (s != NULL && takes_arg(s) && w[strlen(w) - 1] == s->shortName &&
 			    i + 1 < argc) {
-				argv_copy[i + 1] = argv[i + 1];
+				copy[i + 1] = argv[i + 1];
 				i++;
 			}
 		}
+	}
+	if (r < 0) {
+		/* Words not reached are NULL: free(NULL) does nothing. */
+		cli_argv_free(argc, argv, copy);
+		return r;
+	}
+	*ret_argv = copy;
+	return 0;
+}
+
+/* The table popt was given, for the error messages. */
+static const struct poptOption *parse_table;
+/* The rewritten argv, freed with the process. */
+static const char **argv_copy;
+
+poptContext cli_popt_context(int argc, const char **argv, const struct poptOption *table,
+			     const char *operands)
+{
+	poptContext pc;
+	int bad = 0;
+
+	switch (cli_argv_rewrite(argc, argv, table, &argv_copy, &bad)) {
+	case 0:
+		break;
+	case -EINVAL: {
+		const struct poptOption *found[16];
+		const char *w = argv[bad];
+		size_t len = strcspn(w + 2, "=");
+		size_t n = find_prefix(table, w + 2, len, found, 0, sizeof(found) / sizeof(found[0]));
+
+		(void)fflush(stdout);
+		fprintf(stderr, _("%s: option '%s' is ambiguous; possibilities:"), program_name, w);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, " '--%s'", found[i]->longName);
+		fputc('\n', stderr);
+		cli_try_help();
+		exit(CLI_EXIT_FAILURE);
+	}
+	default:
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 	}
 	parse_table = table;
 	pc = poptGetContext(PACKAGE_NAME, argc, argv_copy, table, 0);
