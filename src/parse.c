@@ -65,9 +65,12 @@ int cli_parse_mode(const char *word, mode_t *ret_mode)
 	char *end;
 	unsigned long m;
 
+	/* Digits only: strtoul() would also take blanks and a sign (" 644", "-0"). */
+	if (*word == '\0' || word[strspn(word, "01234567")] != '\0')
+		return -EINVAL;
 	errno = 0;
 	m = strtoul(word, &end, 8);
-	if (*word == '\0' || *end != '\0' || m > 07777)
+	if (*end != '\0' || m > 07777)
 		return -EINVAL;
 	*ret_mode = (mode_t)m;
 	return 0;

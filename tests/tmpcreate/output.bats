@@ -116,6 +116,17 @@ Try 'tmpcreate --help' for more information."
 	assert_equal "$(names)" ""
 }
 
+@test "-o takes a mode of octal digits only, as install -m does (no sign, no blank)" {
+	for m in ' 644' '+644' '-0' '0x1'; do
+		run -1 --separate-stderr tmpcreate -m "$m" -o f </dev/null
+		assert_equal "$stderr" "tmpcreate: invalid mode '$m'; give it in octal, such as 0644
+Try 'tmpcreate --help' for more information."
+	done
+	assert_equal "$(names)" ""
+	run -0 --separate-stderr tmpcreate -m 00000644 -o f </dev/null
+	assert_equal "$(stat -c %a f)" 644
+}
+
 @test "-o writes an empty stdin as an empty FILE" {
 	run -0 --separate-stderr tmpcreate -o f </dev/null
 	assert_equal "$stderr" ""
