@@ -80,3 +80,23 @@ EXTRA_DIST += \
 	tests/helpers/common.bash \
 	tests/helpers/fs.bash \
 	tests/helpers/fault.bash
+
+# ---- libFuzzer targets: tests/fuzz/NAME.c with its seeds in tests/fuzz/corpus/NAME/,
+# built with clang by tests/fuzz/run.sh (not by make check, not with the gcc build).
+# make fuzz [FUZZ_SECONDS=30] [FUZZ_TARGETS='quote json']
+FUZZ_SECONDS = 30
+FUZZ_TARGETS =
+fuzz:
+	$(SHELL) $(top_srcdir)/tests/fuzz/run.sh -b '$(abs_top_builddir)' -t $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+.PHONY: fuzz
+clean-local:
+	-rm -rf fuzz-out
+EXTRA_DIST += \
+	tests/fuzz/run.sh \
+	tests/fuzz/fuzz.h \
+	tests/fuzz/corpus \
+	tests/fuzz/argv.c \
+	tests/fuzz/json.c \
+	tests/fuzz/parse.c \
+	tests/fuzz/quote.c \
+	tests/fuzz/template.c

@@ -246,3 +246,16 @@ list_flags() {
 	done
 	((${#missing[@]} == 0)) || fail "not in EXTRA_DIST: ${missing[*]}"
 }
+
+@test "every fuzz target is in the tarball and has a corpus" {
+	local f name missing=()
+	for f in "$FATTRS_SRCDIR"/tests/fuzz/*.c; do
+		name=$(basename "$f" .c)
+		grep -Eq "(^|[[:space:]])tests/fuzz/$name\.c([[:space:]]|\$)" \
+			"$FATTRS_SRCDIR/tests/local.mk" || missing+=("tests/fuzz/$name.c not in EXTRA_DIST")
+		grep -q 'FUZZ_SOURCES:' "$f" || missing+=("$name.c has no FUZZ_SOURCES line")
+		[[ -n $(ls -A "$FATTRS_SRCDIR/tests/fuzz/corpus/$name" 2>/dev/null) ]] ||
+			missing+=("no tests/fuzz/corpus/$name/")
+	done
+	((${#missing[@]} == 0)) || fail "${missing[*]}"
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Fuzz target: the argv rewriting before popt, cli_argv_rewrite() in
+ * src/options.c (GNU getopt's conventions), then popt itself on the result.
+ * Checks that only long options change, and only by being written out in
+ * full (the one option their prefix names) or by gaining the "=" of an
+ * optional argument; that an abbreviation refused as ambiguous is one;
+ * that rewriting again changes nothing; and that popt then parses without
+ * fault, each optional argument coming from "=", never from the next word.
+ * Input: the words of argv after argv[0], separated by NUL.
+ * FUZZ_SOURCES: src/options.c src/msg.c src/quote.c
+ * FUZZ_LIBS: -lpopt
+ */
+#include "config.h"
+
+#include <errno.h>
+
+#include "cli.h"
+#include "fuzz.h"
+
+#define MAX_ARGS 32
+
+enum { OPT_NONE = 1, OPT_STRING, OPT_OPTIONAL };
+
+/* tmpcreate's options (src/tmpcreate.c) in shape, without --help's exit(). */
+static const struct poptOption inner[] = {
+	{ "directory", 'd', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "dry-run", 'u', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "suffix", '\0', POPT_ARG_STRING, NULL, OPT_STRING, "", "SUFF" },
+	{ "tmpdir", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_OPTIONAL, "", "DIR" },
+	{ NULL, 'p', POPT_ARG_STRING, NULL, OPT_STRING, "", "DIR" },
+	{ NULL, 't', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_OPTIONAL, "", "SUFFIX" },
+	{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "mode", 'm', POPT_ARG_STRING, NULL, OPT_STRING, "", "MODE" },
+	{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_STRING, "", "FILE" },
+	{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_OPTIONAL, "", "LIST" },
+	{ "sync", '\0', POPT_ARG_STRING, NULL, OPT_STRING, "", "LEVEL" },
+	POPT_TABLEEND
+};
+
+static const struct poptOption table[] = {
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)(uintptr_t)inner, 0, "", NULL },
+	{ "json", '\0', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "method", '\0', POPT_ARG_STRING, NULL, OPT_STRING, "", "METHOD" },
+	{ "probe", '\0', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "scratch", '\0', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	{ "verbose", 'v', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
+	CLI_VERSION_OPTION,
+	POPT_TABLEEND
+};
+
+/* Every long name of @t, nested tables included, in @names; returns how many. */
+static size_t long_names(const struct poptOption *t, const char **names, size_t n)
+{
+	for (; t->longName != NULL || t->shortName != '\0' || t->argInfo != 0; t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+			n = long_names(t->arg, names, n);
+		else if (t->longName != NULL)
+			names[n++] = t->longName;
+	}
+	return n;
+}
+
+static const char *names[64];
+static size_t nnames;
+
+/* How many long names start with the @len bytes at @p, and whether one is exactly them. */
+static size_t prefix_of(const char *p, size_t len, bool *ret_exact, const char **ret_one)
+{
+	size_t n = 0;
+
+	*ret_exact = false;
+	for (size_t i = 0; i < nnames; i++) {
+		if (strncmp(names[i], p, len) != 0)
+			continue;
+		n++;
+		*ret_one = names[i];
+		if (strlen(names[i]) == len)
+			*ret_exact = true;
+	}
+	return n;
+}
+
+static bool optional_arg(const char *name)
+{
+	return strcmp(name, "tmpdir") == 0 || strcmp(name, "backup") == 0 ||
+	       strcmp(name, "preserve") == 0;
+}
+
+/* What a changed word may be: @in written out in full, and/or with "=" added. */
+static void check_changed(const char *in, const char *out)
+{
+	size_t len = strcspn(in + 2, "="), olen = strcspn(out + 2, "=");
+	const char *one = NULL;
+	bool exact;
+	size_t n;
+
+	FUZZ_CHECK(in[0] == '-' && in[1] == '-' && out[0] == '-' && out[1] == '-',
+		   "'%s' became '%s'", in, out);
+	n = prefix_of(in + 2, len, &exact, &one);
+	FUZZ_CHECK(len > 0 && (exact || n == 1), "'%s' (%zu matches) became '%s'", in, n, out);
+	if (!exact)
+		FUZZ_CHECK(olen == strlen(one) && strncmp(out + 2, one, olen) == 0,
+			   "'%s' became '%s', not '--%s'", in, out, one);
+	else
+		FUZZ_CHECK(olen == len && strncmp(out + 2, in + 2, len) == 0, "'%s' became '%s'", in, out);
+	if (in[2 + len] == '=') {
+		FUZZ_CHECK(strcmp(out + 2 + olen, in + 2 + len) == 0, "'%s' lost its argument: '%s'",
+			   in, out);
+	} else {
+		/* No argument given: "=" only for an optional one. */
+		const char *rest = out + 2 + olen;
+		char name[64];
+
+		FUZZ_CHECK(olen < sizeof(name), "long name");
+		memcpy(name, out + 2, olen);
+		name[olen] = '\0';
+		FUZZ_CHECK(rest[0] == '\0' || (strcmp(rest, "=") == 0 && optional_arg(name)),
+			   "'%s' became '%s'", in, out);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *argv[MAX_ARGS + 2], **out = NULL, **again = NULL;
+	char *words[MAX_ARGS], *block;
+	size_t n = fuzz_split(data, size, words, MAX_ARGS, &block);
+	int argc = (int)n + 1, bad = -1, r;
+	poptContext pc;
+
+	if (nnames == 0)
+		nnames = long_names(table, names, 0);
+	argv[0] = "tmpcreate";
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = words[i];
+	argv[argc] = NULL;
+
+	r = cli_argv_rewrite(argc, argv, table, &out, &bad);
+	FUZZ_CHECK(r == 0 || r == -EINVAL, "rewrite gave %d", r);
+	if (r == -EINVAL) {
+		const char *w = argv[bad], *one = NULL;
+		size_t len = strcspn(w + 2, "=");
+		bool exact;
+
+		FUZZ_CHECK(bad > 0 && bad < argc && w[0] == '-' && w[1] == '-' && len > 0,
+			   "'%s' called ambiguous", bad > 0 && bad < argc ? w : "?");
+		FUZZ_CHECK(prefix_of(w + 2, len, &exact, &one) >= 2 && !exact,
+			   "'%s' is not ambiguous", w);
+		free(block);
+		return 0;
+	}
+	FUZZ_CHECK(out[0] == argv[0] && out[argc] == NULL, "argv[0] or the end changed");
+	for (int i = 1; i < argc; i++) {
+		FUZZ_CHECK(out[i] != NULL, "word %d lost", i);
+		if (out[i] != argv[i])
+			check_changed(argv[i], out[i]);
+	}
+	/* A second rewrite finds nothing to do. */
+	r = cli_argv_rewrite(argc, out, table, &again, &bad);
+	FUZZ_CHECK(r == 0, "rewriting the rewritten argv gave %d", r);
+	for (int i = 0; i < argc; i++)
+		FUZZ_CHECK(strcmp(again[i], out[i]) == 0, "'%s' rewritten again as '%s'", out[i], again[i]);
+	cli_argv_free(argc, out, again);
+
+	/* popt on the result: no fault, and an optional argument only ever from "=". */
+	pc = poptGetContext("fuzz", argc, out, table, 0);
+	FUZZ_CHECK(pc != NULL, "poptGetContext");
+	while ((r = poptGetNextOpt(pc)) > 0) {
+		char *arg = poptGetOptArg(pc);
+
+		FUZZ_CHECK(r == OPT_NONE || r == OPT_STRING || r == OPT_OPTIONAL ||
+			   r == CLI_OPT_VERSION, "popt returned %d", r);
+		if (r == OPT_STRING)
+			FUZZ_CHECK(arg != NULL, "a required argument is missing");
+		if (r == OPT_OPTIONAL && arg != NULL) {
+			bool from_eq = false;
+
+			for (int i = 1; i < argc && !from_eq; i++) {
+				const char *eq = strchr(out[i], '=');
+
+				from_eq = out[i][0] == '-' && out[i][1] == '-' && eq != NULL &&
+					  strcmp(eq + 1, arg) == 0;
+			}
+			FUZZ_CHECK(from_eq, "optional argument '%s' not given with '='", arg);
+		}
+		free(arg);
+	}
+	FUZZ_CHECK(r == -1 || poptBadOption(pc, POPT_BADOPTION_NOALIAS) != NULL,
+		   "popt error %d without the option", r);
+	pc = poptFreeContext(pc);
+	cli_argv_free(argc, argv, out);
+	free(block);
+	return 0;
+}
