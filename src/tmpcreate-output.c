@@ -152,6 +152,12 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	}
 	if (exists && !output_check_target(file, &old))
 		goto out;
+	/* fs.protected_regular, as for `>`: not into someone else's file in /tmp. */
+	r = exists ? fattrs_path_may_write(AT_FDCWD, target) : 0;
+	if (r < 0) {
+		cli_warn(-r, _("cannot write %s"), cli_quote(file));
+		goto out;
+	}
 	if (exists && ctl->no_clobber) {
 		cli_warn(EEXIST, _("cannot write %s"), cli_quote(file));
 		goto out;

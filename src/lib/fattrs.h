@@ -465,6 +465,19 @@ int fattrs_new_file_mode(int dirfd, const char *dir, mode_t mode, mode_t *ret);
  */
 int fattrs_path_resolve(int dirfd, const char *path, char **ret);
 
+/**
+ * fattrs_path_may_write() - whether shell redirection (open(2) with
+ * O_CREAT) could write to the existing file @path: fs.protected_regular
+ * refuses someone else's regular file in a sticky directory that is
+ * world-writable (1), or group-writable too (2), unless the directory's
+ * owner owns it; as the kernel's may_create_in_sticky().  Without /proc
+ * the setting is taken as 1.
+ *
+ * Returns: 0 (also when @path or its directory cannot be looked at: the
+ * caller's next step says why), -EACCES, -ENOMEM.
+ */
+int fattrs_path_may_write(int dirfd, const char *path);
+
 /* ---------------------------------------------------------------- probe */
 
 /**

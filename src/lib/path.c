@@ -90,6 +90,28 @@ static bool may_follow(const struct stat *dir, const struct stat *lnk)
 	return fs_sysctl("protected_symlinks", 1) == 0;
 }
 
+int fattrs_path_may_write(int dirfd, const char *path)
+{
+	char *dir = fattrs_path_dir(path);
+	struct stat d, f;
+	int level, r = 0;
+
+	if (dir == NULL)
+		return -ENOMEM;
+	if (fstatat(dirfd, dir, &d, 0) < 0 || fstatat(dirfd, path, &f, AT_SYMLINK_NOFOLLOW) < 0)
+		goto out;
+	/* As the kernel's may_create_in_sticky(), for a regular file. */
+	if (!(d.st_mode & S_ISVTX) || !S_ISREG(f.st_mode) || d.st_uid == f.st_uid ||
+	    f.st_uid == geteuid() || !(d.st_mode & (S_IWOTH | S_IWGRP)))
+		goto out;
+	level = fs_sysctl("protected_regular", 1);
+	if (level >= 1 && ((d.st_mode & S_IWOTH) || level >= 2))
+		r = -EACCES;
+out:
+	free(dir);
+	return r;
+}
+
 /*
  * The target of the link open as @fd (O_PATH|O_NOFOLLOW), read into a
  * buffer grown until it fits: st_size is not to be trusted (0 for /proc's

@@ -30,9 +30,10 @@ setup() {
 # Sysctls are global (unshare -m does not isolate them): every one a test
 # changes is put back, whatever happened.
 teardown() {
-	local kv
-	for kv in "${SAVED_SYSCTL[@]}"; do
-		sysctl -q -w "$kv" >/dev/null 2>&1 || :
+	local i
+	# Last change first: the first value saved is the one left.
+	for ((i = ${#SAVED_SYSCTL[@]} - 1; i >= 0; i--)); do
+		sysctl -q -w "${SAVED_SYSCTL[i]}" >/dev/null 2>&1 || :
 	done
 }
 
@@ -415,15 +416,15 @@ kflags_kept_on() {
 	assert_equal "$stderr" "tmpcreate: 'f' is unchanged; left as it was"
 }
 
-# SYSCALL CMD...: run CMD under strace, held for a second just after
+# SYSCALL CMD...: run CMD under strace, held for 3 s just after
 # SYSCALL returned, and send it SIGTERM there.  Prints how it ended.
 term_after() {
 	local sc=$1 spid tpid i
 	shift
 	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
-		-e "inject=$sc:delay_exit=1000000:when=1" "$@" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+		-e "inject=$sc:delay_exit=3000000:when=1" "$@" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	spid=$!
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 500; i++)); do
 		grep -q "^[0-9]* *$sc(" "$BATS_TEST_TMPDIR/trace" 2>/dev/null && break
 		sleep 0.02
 	done
@@ -454,4 +455,32 @@ term_after() {
 	# Printed: the directory is the caller's.
 	run -0 tmpcreate -d -p p
 	assert_equal "$(names p)" "${output##*/}"
+}
+
+@test "fs.protected_regular: -o refuses another user's file in a sticky world-writable directory, as > does" {
+	require_root "own a file as another user"
+	mkdir st && chmod 1777 st
+	echo theirs >st/f
+	chown nobody: st/f
+	chmod 666 st/f
+	set_sysctl fs.protected_regular 1
+	run -1 bash -c 'echo new >st/f'
+	assert_output --partial "Permission denied"
+	run -1 --separate-stderr tmpcreate -o st/f <<<new
+	assert_equal "$stderr" "tmpcreate: cannot write 'st/f': Permission denied"
+	assert_equal "$(cat st/f) $(stat -c %U st/f)" "theirs nobody"
+	assert_equal "$(names st)" f
+	# 2: group-writable sticky directories too.
+	chmod 1775 st
+	run -0 tmpcreate -o st/f <<<new1
+	set_sysctl fs.protected_regular 2
+	chmod 1770 st
+	chown nobody: st/f
+	run -1 --separate-stderr tmpcreate -o st/f <<<new2
+	assert_equal "$stderr" "tmpcreate: cannot write 'st/f': Permission denied"
+	# Off: replaced, as > writes into it.
+	set_sysctl fs.protected_regular 0
+	chmod 1777 st
+	run -0 --separate-stderr tmpcreate -o st/f <<<new3
+	assert_equal "$(cat st/f)" new3
 }
