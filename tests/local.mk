@@ -68,6 +68,7 @@ BATS_TESTS = \
 	tests/tmpcreate/scratch.bats \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
+	tests/setfattrs/filesystems.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/docs/consistency.bats \
