@@ -41,6 +41,9 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 		return -ENOTDIR;
 	if (stx.stx_mask & STATX_MNT_ID)
 		p.mnt_id = stx.stx_mnt_id;
+	/* Append-only (chattr +a): a name made there could never be removed. */
+	if (stx.stx_attributes & stx.stx_attributes_mask & STATX_ATTR_APPEND)
+		return -EPERM;
 
 	path = fattrs_tmpl_hidden(dir, &tmpl);
 	if (path == NULL)

@@ -179,13 +179,16 @@ names() {
 	echo old >ap/f
 	chattr +a ap || skip "cannot make an append-only directory here"
 	local m rc=0
+	# Checked after chattr -a: a failed assertion must not leave the
+	# directory append-only (nothing could clean it up).
 	for m in auto named; do
-		run -1 --separate-stderr tmpcreate --method=$m -o ap/f <<<new
-		[[ $stderr == "tmpcreate: cannot "*"Operation not permitted" ]] || rc=1
-		run -1 --separate-stderr tmpcreate --method=$m -b -o ap/f <<<new
-		[[ $stderr == "tmpcreate: cannot "*"Operation not permitted" ]] || rc=1
+		run --separate-stderr tmpcreate --method=$m -o ap/f <<<new
+		[[ $status == 1 && $stderr == "tmpcreate: cannot "*"Operation not permitted" ]] || rc=1
+		run --separate-stderr tmpcreate --method=$m -b -o ap/f <<<new
+		[[ $status == 1 && $stderr == "tmpcreate: cannot "*"Operation not permitted" ]] || rc=1
 	done
-	run -0 --separate-stderr tmpcreate -o ap/new <<<new
+	run --separate-stderr tmpcreate -o ap/new <<<new
+	[[ $status == 0 ]] || rc=1
 	l=$(names ap)
 	chattr -a ap
 	assert_equal "$rc" 0
@@ -483,4 +486,16 @@ term_after() {
 	chmod 1777 st
 	run -0 --separate-stderr tmpcreate -o st/f <<<new3
 	assert_equal "$(cat st/f)" new3
+}
+
+@test "--probe of an append-only directory: refused, nothing made there" {
+	require_root "chattr +a"
+	mkdir ap
+	chattr +a ap || skip "cannot make an append-only directory here"
+	run --separate-stderr tmpcreate --probe ap
+	l=$(names ap)
+	chattr -a ap
+	assert_equal "$status" 1
+	assert_equal "$stderr" "tmpcreate: cannot probe 'ap': Operation not permitted"
+	assert_equal "$l" ""
 }

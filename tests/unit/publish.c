@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -578,9 +579,57 @@ static void test_path_resolve__protected_symlinks(void)
 	empty_dir(topfd);
 }
 
+/*
+ * A hidden name left by a writer that died (its lock gone with it) is
+ * reclaimed by the next replace of the same name; a live writer's (locked)
+ * is left alone, and so is anything there that is not a regular file.
+ */
+static void test_publish__reclaims_only_dead_writers_names(void)
+{
+	struct fattrs_tmpl tmpl;
+	char *hidden = fattrs_tmpl_hidden_for("name", &tmpl);
+	struct fattrs_tmpfile *tf;
+	int fd;
+	ino_t live;
+
+	if (skip_unless(have_tmpfile && hidden != NULL, 7, NO_TMPFILE)) {
+		free(hidden);
+		return;
+	}
+	tap_ok(strncmp(hidden, "./" HIDDEN_PREFIX, strlen("./" HIDDEN_PREFIX)) == 0 &&
+	       strlen(hidden) == strlen("./" HIDDEN_PREFIX) + 10, "the name's own hidden name is %s", hidden);
+	(void)put_file("name", "old");
+	(void)put_file(hidden, "dead");
+	tf = new_unnamed("new");
+	is_int(tf != NULL ? fattrs_tmpfile_publish(tf, "name", NULL, 0) : -1, 0, "a replace with a dead writer's name there");
+	is_str(read_name("name"), "new", "publishes");
+	is_int(count_hidden(), 0, "and removes the dead writer's name");
+	tf = fattrs_tmpfile_free(tf);
+
+	live = put_file(hidden, "live");
+	fd = openat(topfd, hidden, O_RDONLY | O_CLOEXEC);
+	(void)flock(fd, LOCK_EX);
+	tf = new_unnamed("newer");
+	is_int(tf != NULL ? fattrs_tmpfile_publish(tf, "name", NULL, 0) : -1, 0,
+	       "a replace with a live (locked) writer's name there");
+	tap_ok(ino_of(hidden) == live && count_hidden() == 1, "leaves that name alone");
+	tf = fattrs_tmpfile_free(tf);
+	if (fd >= 0)
+		(void)close(fd);
+	(void)unlinkat(topfd, hidden, 0);
+	(void)mkdirat(topfd, hidden, 0700);
+	tf = new_unnamed("newest");
+	tap_ok(tf != NULL && fattrs_tmpfile_publish(tf, "name", NULL, 0) == 0 && count_hidden() == 1,
+	       "and a directory by that name too");
+	tf = fattrs_tmpfile_free(tf);
+	(void)unlinkat(topfd, hidden, AT_REMOVEDIR);
+	free(hidden);
+	left_only("name", NULL);
+}
+
 int main(void)
 {
-	if (!top_plan(top_make("publish"), 97 + 4 + 9))
+	if (!top_plan(top_make("publish"), 97 + 4 + 9 + 8))
 		return 1;
 	have_tmpfile = top_has_tmpfile();
 	test_publish__unnamed_as_new_name();
@@ -597,6 +646,7 @@ int main(void)
 	test_publish__named_scratch_onto_a_directory();
 	test_publish__unpublished_scratch_removed();
 	test_publish__sync_dir();
+	test_publish__reclaims_only_dead_writers_names();
 	test_path_resolve__chain();
 	test_path_resolve__dangling();
 	test_path_resolve__not_a_link();
