@@ -432,8 +432,9 @@ int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret
  * kernel flags of the file @path that say how its data is kept: nodump,
  * noatime, sync, nocow (which only an empty file takes), compress,
  * nocompress, notail and dax, and its project id.  Never immutable or
- * append.  @path (relative to @dirfd, not followed) is read with
- * file_getattr(2), so it need not be readable.
+ * append.  @path (relative to @dirfd, not followed; "" for @dirfd
+ * itself, an open file) is read with file_getattr(2), so it need not be
+ * readable.
  *
  * Returns: 0 (also when @path's filesystem keeps no flags), -EOPNOTSUPP
  * when @dst_fd's filesystem did not keep some of them, or -errno

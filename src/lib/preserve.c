@@ -89,8 +89,8 @@ int fattrs_preserve_kflags(int dirfd, const char *path, int dst_fd)
 	bool any = false;
 	int r;
 
-	r = fattrs_kattr_get(dirfd, path, AT_SYMLINK_NOFOLLOW, S_IFREG,
-			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &a);
+	r = fattrs_kattr_get(dirfd, path, path == NULL || *path == '\0' ? AT_EMPTY_PATH : AT_SYMLINK_NOFOLLOW,
+			     S_IFREG, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &a);
 	if (r == -EOPNOTSUPP)
 		return 0;	/* the old file's filesystem keeps none */
 	if (r < 0)

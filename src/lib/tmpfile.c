@@ -598,6 +598,8 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 		tf->method = FATTRS_TMP_TMPFILE;
 		return r;
 	}
+	/* Its kernel flags while the copy is empty (nocow takes only then), the rest after. */
+	(void)fattrs_preserve_kflags(old, "", tf->fd);
 	r = copy_all(old, tf->fd);
 	if (r == 0)
 		(void)fattrs_preserve(old, tf->fd, FATTRS_PRESERVE_ALL, NULL);

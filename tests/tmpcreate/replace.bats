@@ -499,3 +499,15 @@ term_after() {
 	assert_equal "$stderr" "tmpcreate: cannot probe 'ap': Operation not permitted"
 	assert_equal "$l" ""
 }
+
+@test "an unnamed file that cannot be linked is copied with its kernel flags (nodump kept)" {
+	fault_require
+	require_cmd chattr lsattr
+	echo old >f
+	chattr +d f 2>/dev/null || skip "no chattr +d here"
+	run -0 --separate-stderr fault_run "$BATS_TEST_TMPDIR/trace" linkat ENOENT -- tmpcreate -o f <<<new
+	assert_equal "$stderr" ""
+	assert_equal "$(cat f)" new
+	assert_equal "$(lsattr -d f | cut -c7)" d
+	assert_equal "$(names)" f
+}
