@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -71,6 +72,29 @@ struct caps_entry {
 	struct fattrs_fcaps caps;
 };
 
+/*
+ * The read-back policy: the xflags bits a device was seen to keep, per
+ * file type, after a change that was read back.
+ */
+struct kept_entry {
+	dev_t dev;
+	mode_t type;		/* S_IFMT bits */
+	uint32_t bits;		/* FS_XFLAG_* seen kept (set or cleared as asked) */
+	int trusted;		/* -1 not known yet, 0 never (FUSE: the server decides per file), 1 */
+};
+
+/*
+ * The flags whose fate depends only on the filesystem and the file type,
+ * never on the file's contents or state: a filesystem that kept one on a
+ * file of a type keeps it on every such file.  (Not immutable or append:
+ * they fail loudly anyway; not dax, nocow, compress, projinherit or the
+ * xfs-only flags, which depend on a device, a size or a directory.)
+ */
+#define KEPT_TRUSTED (FS_XFLAG_NODUMP | FS_XFLAG_NOATIME | FS_XFLAG_SYNC)
+#ifndef FUSE_SUPER_MAGIC
+# define FUSE_SUPER_MAGIC 0x65735546
+#endif
+
 struct setfattrs_control {
 	bool dry_run, json, list, nofollow, one_fs, recursive, silent, verbose;
 	const char *reference;	/* --reference=RFILE */
@@ -79,6 +103,8 @@ struct setfattrs_control {
 	bool fops;		/* some fattrs flag is named or '=' was given */
 	struct caps_entry *caps;
 	size_t ncaps;
+	struct kept_entry *kept;
+	size_t nkept;
 	struct fattrs_mounts *mounts;
 	int cap_immutable;	/* -1 not known yet, else whether we have CAP_LINUX_IMMUTABLE */
 	int cwd;		/* the working directory at start (-R moves into each directory) */
@@ -280,16 +306,72 @@ static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 	}
 }
 
+/* The read-back record of @p's device and file type, made on first use (NULL: out of memory). */
+static struct kept_entry *kept_for(struct setfattrs_control *ctl, const struct plan *p)
+{
+	struct kept_entry *k;
+
+	for (size_t i = 0; i < ctl->nkept; i++) {
+		if (ctl->kept[i].dev == p->dev && ctl->kept[i].type == (p->mode & S_IFMT))
+			return &ctl->kept[i];
+	}
+	k = realloc(ctl->kept, (ctl->nkept + 1) * sizeof(*k));
+	if (k == NULL)
+		return NULL;
+	ctl->kept = k;
+	k[ctl->nkept] = (struct kept_entry){ .dev = p->dev, .type = p->mode & S_IFMT, .trusted = -1 };
+	return &k[ctl->nkept++];
+}
+
+/*
+ * Whether @c may skip the read-back: only trusted xflags bits, each seen
+ * kept on this device for this file type before (so the first change of
+ * each flag on each filesystem is read back), never on FUSE.
+ */
+static bool kept_before(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
+{
+	uint32_t x = c->xset | c->xclear;
+	struct kept_entry *k;
+	struct statfs sfs;
+
+	if ((c->iset | c->iclear) != 0 || x == 0 || (x & ~KEPT_TRUSTED) != 0)
+		return false;
+	k = kept_for(ctl, p);
+	if (k == NULL)
+		return false;
+	if (k->trusted < 0)
+		k->trusted = statfs(p->path, &sfs) == 0 && (uint32_t)sfs.f_type != FUSE_SUPER_MAGIC;
+	return k->trusted == 1 && (x & ~k->bits) == 0;
+}
+
+/*
+ * After a change that was read back and stuck: the bits it set are kept
+ * here.  A clear proves nothing (the bit may never have been set), so a
+ * clear is trusted only for a bit seen set and kept before.
+ */
+static void kept_seen(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
+{
+	struct kept_entry *k = kept_for(ctl, p);
+
+	if (k != NULL)
+		k->bits |= c->xset & KEPT_TRUSTED;
+}
+
 /* Apply @c, the planned kernel flags in it; false when something failed (and said). */
 static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
 {
 	unsigned atf = p->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
 	struct fattrs_kchange dropped = { .xset = 0 };
+	bool trust;
 	int r;
 
 	if ((c->xset | c->xclear | c->iset | c->iclear) == 0)
 		return true;
-	r = fattrs_kattr_change(p->dirfd, p->path, atf, p->mode, c, &dropped);
+	trust = kept_before(ctl, p, c);
+	r = fattrs_kattr_change_flags(p->dirfd, p->path, atf, p->mode, c,
+				      trust ? FATTRS_KCHANGE_NO_READBACK : 0, &dropped);
+	if (r == 1 && !trust)
+		kept_seen(ctl, p, c);
 	if (r >= 0) {
 		for (size_t i = 0; i < n_kflags(); i++) {
 			if (p->state[i] == ST_PENDING && kchange_has(c, krow(i), p->on[i]))
@@ -1072,6 +1154,7 @@ out:
 	free(files);
 	free(popt_argv);
 	free(ctl.caps);
+	free(ctl.kept);
 	free((void *)(uintptr_t)ctl.reference);
 	fattrs_mounts_free(ctl.mounts);
 	return rc;

@@ -617,7 +617,7 @@ static bool not_in_effect(uint32_t set, uint32_t clear, uint32_t now,
 }
 
 /* One word's change: 1 written, 0 nothing to do, or -errno. */
-static int xflags_change(struct target *t, uint32_t set, uint32_t clear,
+static int xflags_change(struct target *t, uint32_t set, uint32_t clear, bool readback,
 			 struct fattrs_kchange *dropped)
 {
 	struct xword w;
@@ -640,6 +640,8 @@ static int xflags_change(struct target *t, uint32_t set, uint32_t clear,
 		(void)not_in_effect(set, clear, old, &dropped->xset, &dropped->xclear);
 	if (r < 0)
 		return r;
+	if (!readback)
+		return 1;
 	/* Read back: ext4 answers 0 for the xflags it drops. */
 	r = xflags_read(t, &w);
 	if (r < 0)
@@ -679,6 +681,13 @@ int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t m
 			const struct fattrs_kchange *change,
 			struct fattrs_kchange *ret_dropped)
 {
+	return fattrs_kattr_change_flags(dirfd, path, at_flags, mode, change, 0, ret_dropped);
+}
+
+int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			      const struct fattrs_kchange *change, unsigned flags,
+			      struct fattrs_kchange *ret_dropped)
+{
 	const struct fattrs_kchange *c = change;
 	struct target t = target_init(dirfd, path, at_flags, mode, true);
 	struct fattrs_kchange dropped = { .xset = 0 };
@@ -688,7 +697,8 @@ int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t m
 	int r = 0;
 
 	readonly_masks(&ro_x, &ro_i);
-	if ((at_flags & ~AT_ALLOWED) != 0 || (c->xset & c->xclear) != 0 ||
+	if ((at_flags & ~AT_ALLOWED) != 0 || (flags & ~FATTRS_KCHANGE_NO_READBACK) != 0 ||
+	    (c->xset & c->xclear) != 0 ||
 	    (c->iset & c->iclear) != 0 || ((c->xset | c->xclear) & ro_x) != 0 ||
 	    ((c->iset | c->iclear) & ro_i) != 0)
 		return -EINVAL;
@@ -708,7 +718,8 @@ int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t m
 		if (do_i ? !i : !x)
 			continue;
 		r = do_i ? iflags_change(&t, c->iset, c->iclear, &dropped)
-			 : xflags_change(&t, c->xset, c->xclear, &dropped);
+			 : xflags_change(&t, c->xset, c->xclear,
+					 !(flags & FATTRS_KCHANGE_NO_READBACK), &dropped);
 		if (r == -EOPNOTSUPP) {
 			/* The other word may still be kept: try it too. */
 			unsupported = true;

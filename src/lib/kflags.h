@@ -212,6 +212,29 @@ int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t m
 			const struct fattrs_kchange *change,
 			struct fattrs_kchange *ret_dropped);
 
+/* Flags for fattrs_kattr_change_flags(). */
+enum {
+	/*
+	 * Do not read the xflags word back after writing it: the caller
+	 * knows this filesystem keeps every bit of the change on such a file
+	 * (it saw it do so).  The iflags word is always read back.
+	 */
+	FATTRS_KCHANGE_NO_READBACK = 1 << 0,
+};
+
+/**
+ * fattrs_kattr_change_flags() - fattrs_kattr_change() with @flags
+ * (FATTRS_KCHANGE_NO_READBACK, or 0: then it is fattrs_kattr_change()).
+ * Without the read-back a change costs one system call less, and a bit
+ * the filesystem dropped is not seen: only for callers with a policy
+ * that makes that sound (setfattrs(1): see its man page).
+ *
+ * Returns: as fattrs_kattr_change(); -EINVAL for unknown @flags.
+ */
+int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			      const struct fattrs_kchange *change, unsigned flags,
+			      struct fattrs_kchange *ret_dropped);
+
 /**
  * fattrs_kattr_force_ioctl() - for tests: act as if file_getattr(2) and
  * file_setattr(2) were missing (@on), or detect them again (!@on).  Not

@@ -321,11 +321,35 @@ flags_on() {
 	flags_on ext4 dir sucSiadAtxDTP
 }
 
-@test "ext4: nodefrag and nocompress are answered with success and dropped: the read-back says so" {
+@test "ext4: nodefrag and nocompress are answered with success and dropped: the read-back says so, for every file" {
 	fs_require ext4
-	run -1 --separate-stderr fs_run ext4 'cd "$D" && touch f && setfattrs +nodefrag f; setfattrs +m f'
+	run -1 --separate-stderr fs_run ext4 'cd "$D" && touch f g && setfattrs +nodefrag f g; setfattrs +m f'
 	assert_equal "$stderr" "setfattrs: cannot set 'nodefrag' on 'f': the ext4 filesystem did not keep it (on a regular file)
+setfattrs: cannot set 'nodefrag' on 'g': the ext4 filesystem did not keep it (on a regular file)
 setfattrs: cannot set 'nocompress' on 'f': the ext4 filesystem did not keep it (on a regular file)"
+}
+
+# The read-back policy: nodump, noatime and sync are read back on the first
+# change of each on a filesystem (per file type), then trusted there.
+@test "ext4: +nodump on three files reads back the first change only; other flags always" {
+	require_cmd strace lsattr
+	fs_require ext4
+	run -0 --separate-stderr fs_run ext4 '
+		cd "$D" && touch f g h && mkdir d || exit 1
+		strace -qq -o ../t1 setfattrs +nodump f g h d
+		strace -qq -o ../t2 setfattrs -nodump,noatime f g h
+		strace -qq -o ../t3 setfattrs +nodump,projinherit d
+		grep -c "^syscall_0x1d4" ../t1 ../t2
+		grep -c "^syscall_0x1d5" ../t1 ../t2
+		lsattr -d f g h d | cut -c1-8'
+	# f read, written, read back; g and h read and written; d (another type) read back again.
+	assert_equal "${lines[0]}" '../t1:6'
+	# -nodump,noatime: noatime was never seen kept: every file is read back.
+	assert_equal "${lines[1]}" '../t2:6'
+	assert_equal "${lines[2]}" '../t1:4'
+	assert_equal "${lines[3]}" '../t2:3'
+	assert_equal "${lines[4]}" '--------'
+	assert_equal "${lines[7]}" '------d-'
 }
 
 @test "ext4: the fattrs flags, checked with getfattr" {
