@@ -259,3 +259,14 @@ list_flags() {
 	done
 	((${#missing[@]} == 0)) || fail "${missing[*]}"
 }
+
+@test "the README's set-up command and CI install the one package list (.ci/packages)" {
+	local readme
+	readme=$(grep -F 'apt-get install' "$FATTRS_SRCDIR/README.md")
+	[[ $readme == *"\$(sed 's/#.*//' .ci/packages)"* ]] ||
+		fail "README's apt-get line does not install .ci/packages: $readme"
+	grep -q '\.ci/packages' "$FATTRS_SRCDIR/.ci/run" || fail ".ci/run does not read .ci/packages"
+	! grep -Eq '(^|[[:space:]])(libpopt-dev|bats-assert|e2fsprogs)([[:space:]]|$)' \
+		"$FATTRS_SRCDIR/README.md" "$FATTRS_SRCDIR/.ci/run" ||
+		fail "a second package list in README.md or .ci/run"
+}
