@@ -1028,6 +1028,8 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 		free(copy);
 		return r;
 	}
+	/* Published: no hidden name left to tell a live writer by. */
+	(void)flock(tf->fd, LOCK_UN);
 	scratch_release(tf);
 	free(tf->path);
 	tf->path = copy;
