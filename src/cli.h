@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -160,5 +161,39 @@ void cli_json_bool(struct cli_json *j, const char *key, bool value);
 void cli_json_int(struct cli_json *j, const char *key, long long value);
 void cli_json_null(struct cli_json *j, const char *key);
 void cli_json_end(struct cli_json *j);
+
+/* ---- GNU quoting styles (QUOTING_STYLE; src/quotearg.c) ---- */
+
+/* In the order of GNU's names; do not reorder. */
+enum cli_quoting_style {
+	CLI_QS_LITERAL,
+	CLI_QS_SHELL,
+	CLI_QS_SHELL_ALWAYS,
+	CLI_QS_SHELL_ESCAPE,
+	CLI_QS_SHELL_ESCAPE_ALWAYS,
+	CLI_QS_C,
+	CLI_QS_C_MAYBE,
+	CLI_QS_ESCAPE,
+	CLI_QS_LOCALE,
+	CLI_QS_CLOCALE,
+};
+
+/*
+ * @arg quoted in @style exactly as GNU's quotearg does it (ls, stat %N,
+ * coreutils' quoteaf() is CLI_QS_SHELL_ESCAPE_ALWAYS and quote() is
+ * CLI_QS_LOCALE).  cli_quotearg()'s result lives until the fourth call
+ * after it; cli_quotearg_alloc()'s is malloc()ed (NULL: out of memory).
+ */
+const char *cli_quotearg(const char *arg, enum cli_quoting_style style);
+char *cli_quotearg_alloc(const char *arg, size_t len, enum cli_quoting_style style);
+const char *cli_quoting_style_name(enum cli_quoting_style style);
+/* A style by name or unambiguous prefix; -1: no such style, -2: ambiguous. */
+int cli_quoting_style_parse(const char *word);
+
+/*
+ * GNU argmatch(): the index of @word in @names (exact, or an unambiguous
+ * prefix); -1 when nothing matches, -2 when the prefix is ambiguous.
+ */
+int cli_argmatch(const char *word, const char *const *names, size_t n);
 
 #endif /* FATTRS_CLI_H */

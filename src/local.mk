@@ -4,11 +4,14 @@ noinst_LTLIBRARIES += %D%/libcli.la
 %C%_libcli_la_SOURCES = \
 	%D%/cli.h \
 	%D%/command.c \
+	%D%/format.c \
+	%D%/format.h \
 	%D%/json.c \
 	%D%/msg.c \
 	%D%/options.c \
 	%D%/parse.c \
-	%D%/quote.c
+	%D%/quote.c \
+	%D%/quotearg.c
 
 bin_PROGRAMS += %D%/tmpcreate
 %C%_tmpcreate_SOURCES = \
@@ -23,3 +26,7 @@ bin_PROGRAMS += %D%/tmpcreate
 bin_PROGRAMS += %D%/setfattrs
 %C%_setfattrs_SOURCES = %D%/setfattrs.c
 %C%_setfattrs_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)
+
+bin_PROGRAMS += %D%/xstat
+%C%_xstat_SOURCES = %D%/xstat.c
+%C%_xstat_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)

@@ -1,0 +1,1170 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The format engine (format.h): GNU stat 9.1's directives, flags, widths,
+ * precisions and escapes, parsed once and rendered per file.
+ *
+ * Compatibility notes (each checked against /usr/bin/stat 9.1 by
+ * the tests in tests/xstat):
+ * - a directive is '%', flags from "'-+ #0I", digits, optionally '.' and
+ *   digits, then a letter; each kind of value keeps only the flags printf
+ *   gives a meaning for it ('I' is always dropped);
+ * - an unknown letter prints "?" (width ignored); "%%" and a lone "%" at
+ *   the end print "%"; "%5%" is an invalid directive that ends the run when
+ *   the first file is printed;
+ * - precision on a string (%x, %n, ...) truncates it, precision on %X %Y %Z
+ *   %W gives that many digits of the fraction (a bare '.' means 9).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <locale.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "cli.h"
+#include "format.h"
+
+union fmt_value {
+	intmax_t i;
+	uintmax_t u;
+	const char *s;
+	struct timespec t;
+};
+
+/* ------------------------------------------------------------ context */
+
+struct id_name {
+	unsigned int id;
+	char *name;	/* NULL: no such id */
+};
+
+struct id_cache {
+	struct id_name *v;
+	size_t n, cap;
+};
+
+struct fmt_ctx {
+	struct id_cache users, groups;
+	int quoting;
+	bool follow;
+	char *buf;	/* scratch for one value (a link target, a context, a mount point) */
+};
+
+struct fmt_ctx *fmt_ctx_new(void)
+{
+	struct fmt_ctx *c = calloc(1, sizeof(*c));
+
+	if (c != NULL)
+		c->quoting = CLI_QS_LITERAL;
+	return c;
+}
+
+static void id_cache_free(struct id_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	free(c->v);
+}
+
+struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
+{
+	if (c == NULL)
+		return NULL;
+	id_cache_free(&c->users);
+	id_cache_free(&c->groups);
+	free(c->buf);
+	free(c);
+	return NULL;
+}
+
+void fmt_ctx_set_quoting(struct fmt_ctx *c, int style)
+{
+	c->quoting = style;
+}
+
+void fmt_ctx_set_follow(struct fmt_ctx *c, bool follow)
+{
+	c->follow = follow;
+}
+
+/* The name of user or group @id, looked up once per id per run. */
+static const char *id_name(struct id_cache *c, unsigned int id, bool group)
+{
+	const char *name;
+	char *copy;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].id == id)
+			return c->v[i].name;
+	if (group) {
+		struct group *g = getgrgid(id);
+
+		name = g != NULL ? g->gr_name : NULL;
+	} else {
+		struct passwd *p = getpwuid(id);
+
+		name = p != NULL ? p->pw_name : NULL;
+	}
+	copy = name != NULL ? strdup(name) : NULL;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 8;
+		struct id_name *v = realloc(c->v, cap * sizeof(*v));
+
+		if (v == NULL)
+			return copy;	/* leaks one name rather than fail */
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = (struct id_name){ .id = id, .name = copy };
+	return copy;
+}
+
+static void set_buf(struct fmt_ctx *c, char *s)
+{
+	free(c->buf);
+	c->buf = s;
+}
+
+/* ------------------------------------------------------------ values */
+
+static dev_t stx_dev(const struct fattrs_statx_buf *s)
+{
+	return makedev(s->stx_dev_major, s->stx_dev_minor);
+}
+
+static dev_t stx_rdev(const struct fattrs_statx_buf *s)
+{
+	return makedev(s->stx_rdev_major, s->stx_rdev_minor);
+}
+
+static struct timespec ts(struct fattrs_statx_timestamp t)
+{
+	return (struct timespec){ .tv_sec = t.tv_sec, .tv_nsec = t.tv_nsec };
+}
+
+/* The file type words of gnulib's file_type(). */
+static const char *type_word(unsigned int mode, uint64_t size)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return size == 0 ? "regular empty file" : "regular file";
+	case S_IFDIR: return "directory";
+	case S_IFLNK: return "symbolic link";
+	case S_IFBLK: return "block special file";
+	case S_IFCHR: return "character special file";
+	case S_IFIFO: return "fifo";
+	case S_IFSOCK: return "socket";
+	default: return "weird file";
+	}
+}
+
+/* ls -l's ten characters (gnulib's filemode). */
+static void mode_string(unsigned int m, char out[11])
+{
+	static const char rwx[] = "rwxrwxrwx";
+	char t;
+
+	switch (m & S_IFMT) {
+	case S_IFREG: t = '-'; break;
+	case S_IFDIR: t = 'd'; break;
+	case S_IFBLK: t = 'b'; break;
+	case S_IFCHR: t = 'c'; break;
+	case S_IFLNK: t = 'l'; break;
+	case S_IFIFO: t = 'p'; break;
+	case S_IFSOCK: t = 's'; break;
+	default: t = '?'; break;
+	}
+	out[0] = t;
+	for (int i = 0; i < 9; i++)
+		out[1 + i] = (m & (0400u >> i)) ? rwx[i] : '-';
+	if (m & S_ISUID)
+		out[3] = (m & S_IXUSR) ? 's' : 'S';
+	if (m & S_ISGID)
+		out[6] = (m & S_IXGRP) ? 's' : 'S';
+	if (m & S_ISVTX)
+		out[9] = (m & S_IXOTH) ? 't' : 'T';
+	out[10] = '\0';
+}
+
+/* "2024-01-31 12:34:56.123456789 +0100", or seconds.nanoseconds when the
+ * time has no calendar date. */
+static const char *human_time(struct timespec t)
+{
+	static char buf[96];
+	struct tm tm;
+	time_t sec = t.tv_sec;
+
+	if (localtime_r(&sec, &tm) != NULL) {
+		char zone[16];
+		long long year = (long long)tm.tm_year + 1900;
+		char ys[32];
+
+		if (year < 0)
+			snprintf(ys, sizeof(ys), "-%03lld", -year);
+		else
+			snprintf(ys, sizeof(ys), "%04lld", year);
+		if (strftime(zone, sizeof(zone), "%z", &tm) == 0)
+			zone[0] = '\0';
+		snprintf(buf, sizeof(buf), "%s-%02d-%02d %02d:%02d:%02d.%09ld %s", ys,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 (long)t.tv_nsec, zone);
+	} else {
+		snprintf(buf, sizeof(buf), "%jd.%09ld", (intmax_t)t.tv_sec, (long)t.tv_nsec);
+	}
+	return buf;
+}
+
+#define GET(fn) static bool fn(struct fmt_file *f, union fmt_value *v)
+
+GET(get_name) { v->s = f->name; return true; }
+GET(get_mode_octal) { v->u = f->stx->stx_mode & 07777; return true; }
+GET(get_mode_human)
+{
+	static char s[11];
+
+	mode_string(f->stx->stx_mode, s);
+	v->s = s;
+	return true;
+}
+GET(get_blocks) { v->u = f->stx->stx_blocks; return true; }
+GET(get_block_unit) { (void)f; v->u = 512; return true; }
+GET(get_dev) { v->u = stx_dev(f->stx); return true; }
+GET(get_dev_major) { v->u = f->stx->stx_dev_major; return true; }
+GET(get_dev_minor) { v->u = f->stx->stx_dev_minor; return true; }
+GET(get_raw_mode) { v->u = f->stx->stx_mode; return true; }
+GET(get_type) { v->s = type_word(f->stx->stx_mode, f->stx->stx_size); return true; }
+GET(get_gid) { v->u = f->stx->stx_gid; return true; }
+GET(get_group)
+{
+	const char *n = id_name(&f->ctx->groups, f->stx->stx_gid, true);
+
+	v->s = n != NULL ? n : "UNKNOWN";
+	return true;
+}
+GET(get_nlink) { v->u = f->stx->stx_nlink; return true; }
+GET(get_ino) { v->u = f->stx->stx_ino; return true; }
+GET(get_blksize) { v->u = f->stx->stx_blksize; return true; }
+GET(get_size) { v->i = (intmax_t)f->stx->stx_size; return true; }
+GET(get_rdev) { v->u = stx_rdev(f->stx); return true; }
+GET(get_rdev_major) { v->u = f->stx->stx_rdev_major; return true; }
+GET(get_rdev_minor) { v->u = f->stx->stx_rdev_minor; return true; }
+GET(get_uid) { v->u = f->stx->stx_uid; return true; }
+GET(get_user)
+{
+	const char *n = id_name(&f->ctx->users, f->stx->stx_uid, false);
+
+	v->s = n != NULL ? n : "UNKNOWN";
+	return true;
+}
+static bool has_btime(const struct fattrs_statx_buf *s)
+{
+	return (s->stx_mask & STATX_BTIME) != 0;
+}
+GET(get_btime_human)
+{
+	v->s = has_btime(f->stx) ? human_time(ts(f->stx->stx_btime)) : "-";
+	return true;
+}
+GET(get_btime)
+{
+	v->t = has_btime(f->stx) ? ts(f->stx->stx_btime) : (struct timespec){ 0, 0 };
+	return true;
+}
+GET(get_atime_human) { v->s = human_time(ts(f->stx->stx_atime)); return true; }
+GET(get_atime) { v->t = ts(f->stx->stx_atime); return true; }
+GET(get_mtime_human) { v->s = human_time(ts(f->stx->stx_mtime)); return true; }
+GET(get_mtime) { v->t = ts(f->stx->stx_mtime); return true; }
+GET(get_ctime_human) { v->s = human_time(ts(f->stx->stx_ctime)); return true; }
+GET(get_ctime) { v->t = ts(f->stx->stx_ctime); return true; }
+
+/* %C: the SELinux context, "?" (and a message) when there is none. */
+GET(get_context)
+{
+	char *buf = NULL;
+	ssize_t n = 0;
+	size_t size = 256;
+
+	for (;;) {
+		char *p = realloc(buf, size + 1);
+
+		if (p == NULL) {
+			n = -1;
+			errno = ENOMEM;
+			break;
+		}
+		buf = p;
+		n = f->ctx->follow ? getxattr(f->name, "security.selinux", buf, size)
+				   : lgetxattr(f->name, "security.selinux", buf, size);
+		if (n >= 0 || errno != ERANGE)
+			break;
+		n = f->ctx->follow ? getxattr(f->name, "security.selinux", NULL, 0)
+				   : lgetxattr(f->name, "security.selinux", NULL, 0);
+		if (n < 0)
+			break;
+		size = (size_t)n + 1;
+	}
+	if (n < 0) {
+		cli_warn(errno, _("failed to get security context of %s"),
+			 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));
+		free(buf);
+		v->s = "?";
+		return false;
+	}
+	buf[n] = '\0';
+	set_buf(f->ctx, buf);
+	v->s = buf;
+	return true;
+}
+
+/* gnulib's dir_name(): FILE without its last component, "." if none. */
+static char *dir_name(const char *file)
+{
+	size_t len = strlen(file), end = len, base;
+
+	while (end > 0 && file[end - 1] == '/')
+		end--;
+	base = end;
+	while (base > 0 && file[base - 1] != '/')
+		base--;
+	if (end == 0)	/* all slashes: the root */
+		return strdup(len > 0 ? "/" : ".");
+	while (base > 0 && file[base - 1] == '/')
+		base--;
+	if (base == 0)
+		return strdup(file[0] == '/' ? "/" : ".");
+	return strndup(file, base);
+}
+
+/*
+ * The mount point GNU stat's %m shows: from the file's directory (the file
+ * itself for a directory) up through ".." while the device stays the
+ * same.  Moves through the tree with chdir(2) as gnulib's
+ * find_mount_point() does (so the same permissions apply), and comes back.
+ */
+static char *find_mount_point(const char *file, unsigned int mode)
+{
+	struct stat last, st;
+	char *mp = NULL;
+	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (cwd < 0) {
+		cli_warn(errno, _("cannot get current directory"));
+		return NULL;
+	}
+	if (S_ISDIR(mode)) {
+		if (chdir(file) < 0) {
+			cli_warn(errno, _("cannot change to directory %s"),
+				 cli_quotearg(file, CLI_QS_SHELL_ESCAPE_ALWAYS));
+			close(cwd);
+			return NULL;
+		}
+		if (stat(".", &last) < 0) {
+			cli_warn(errno, _("cannot stat current directory (now %s)"),
+				 cli_quotearg(file, CLI_QS_SHELL_ESCAPE_ALWAYS));
+			goto done;
+		}
+	} else {
+		char *dir = dir_name(file);
+
+		if (dir == NULL)
+			goto done;
+		if (chdir(dir) < 0) {
+			cli_warn(errno, _("cannot change to directory %s"),
+				 cli_quotearg(dir, CLI_QS_SHELL_ESCAPE_ALWAYS));
+			free(dir);
+			close(cwd);
+			return NULL;
+		}
+		if (stat(".", &last) < 0) {
+			cli_warn(errno, _("cannot stat current directory (now %s)"),
+				 cli_quotearg(dir, CLI_QS_SHELL_ESCAPE_ALWAYS));
+			free(dir);
+			goto done;
+		}
+		free(dir);
+	}
+	for (;;) {
+		if (stat("..", &st) < 0) {
+			cli_warn(errno, _("cannot stat %s"), cli_quotearg("..", CLI_QS_SHELL_ESCAPE_ALWAYS));
+			goto done;
+		}
+		if (st.st_dev != last.st_dev || st.st_ino == last.st_ino)
+			break;
+		if (chdir("..") < 0) {
+			cli_warn(errno, _("cannot change to directory %s"),
+				 cli_quotearg("..", CLI_QS_SHELL_ESCAPE_ALWAYS));
+			goto done;
+		}
+		last = st;
+	}
+	mp = getcwd(NULL, 0);
+done:
+	if (fchdir(cwd) < 0)
+		cli_die(CLI_EXIT_FAILURE, errno, _("failed to return to initial working directory"));
+	close(cwd);
+	return mp;
+}
+
+GET(get_mount_point)
+{
+	unsigned int mode = f->stx->stx_mode;
+	char *mp;
+
+	if (f->ctx->follow || !S_ISLNK(mode)) {
+		char *resolved = realpath(f->name, NULL);
+
+		if (resolved == NULL) {
+			cli_warn(errno, _("failed to canonicalize %s"),
+				 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));
+			v->s = "?";
+			return false;
+		}
+		free(resolved);
+	}
+	mp = find_mount_point(f->name, mode);
+	if (mp == NULL) {
+		v->s = "?";
+		return false;
+	}
+	set_buf(f->ctx, mp);
+	v->s = mp;
+	return true;
+}
+
+/* ---- file systems (-f) ---- */
+
+GET(get_fs_avail) { v->i = (intmax_t)f->sfs->f_bavail; return true; }
+GET(get_fs_blocks) { v->i = (intmax_t)f->sfs->f_blocks; return true; }
+GET(get_fs_files) { v->u = f->sfs->f_files; return true; }
+GET(get_fs_ffree) { v->i = (intmax_t)f->sfs->f_ffree; return true; }
+GET(get_fs_bfree) { v->i = (intmax_t)f->sfs->f_bfree; return true; }
+GET(get_fs_id)
+{
+	const unsigned int *w = (const unsigned int *)&f->sfs->f_fsid;
+
+	v->u = ((uintmax_t)w[0] << 32) | w[1];
+	return true;
+}
+GET(get_fs_namelen) { v->u = (uintmax_t)f->sfs->f_namelen; return true; }
+GET(get_fs_bsize) { v->u = (uintmax_t)f->sfs->f_bsize; return true; }
+GET(get_fs_frsize)
+{
+	v->u = (uintmax_t)(f->sfs->f_frsize != 0 ? f->sfs->f_frsize : f->sfs->f_bsize);
+	return true;
+}
+GET(get_fs_type) { v->u = (uintmax_t)(unsigned long)f->sfs->f_type; return true; }
+
+/* The names GNU stat 9.1 gives file system magic numbers. */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} fs_names[] = {
+	{ 0x5A3C69F0, "aafs" }, { 0x61636673, "acfs" }, { 0xADF5, "adfs" },
+	{ 0xADFF, "affs" }, { 0x5346414F, "afs" }, { 0x09041934, "anon-inode FS" },
+	{ 0x61756673, "aufs" }, { 0x0187, "autofs" }, { 0x13661366, "balloon-kvm-fs" },
+	{ 0x42465331, "befs" }, { 0x62646576, "bdevfs" }, { 0x1BADFACE, "bfs" },
+	{ 0x6C6F6F70, "binderfs" }, { 0xCAFE4A11, "bpf_fs" }, { 0x42494E4D, "binfmt_misc" },
+	{ 0x9123683E, "btrfs" }, { 0x73727279, "btrfs_test" }, { 0x00C36400, "ceph" },
+	{ 0x0027E0EB, "cgroupfs" }, { 0x63677270, "cgroup2fs" }, { 0xFF534D42, "cifs" },
+	{ 0x73757245, "coda" }, { 0x012FF7B7, "coh" }, { 0x62656570, "configfs" },
+	{ 0x28CD3D45, "cramfs" }, { 0x453DCD28, "cramfs-wend" }, { 0x64646178, "daxfs" },
+	{ 0x64626720, "debugfs" }, { 0x1373, "devfs" }, { 0x454D444D, "devmem" },
+	{ 0x1CD1, "devpts" }, { 0x444D4142, "dma-buf-fs" }, { 0xF15F, "ecryptfs" },
+	{ 0xDE5E81E4, "efivarfs" }, { 0x00414A53, "efs" }, { 0xE0F5E1E2, "erofs" },
+	{ 0x2011BAB0, "exfat" }, { 0x5DF5, "exofs" }, { 0x137D, "ext" },
+	{ 0xEF53, "ext2/ext3" }, { 0xEF51, "ext2" }, { 0xF2F52010, "f2fs" },
+	{ 0x4006, "fat" }, { 0x19830326, "fhgfs" }, { 0x65735546, "fuseblk" },
+	{ 0x65735543, "fusectl" }, { 0x0BAD1DEA, "futexfs" }, { 0x01161970, "gfs/gfs2" },
+	{ 0x47504653, "gpfs" }, { 0x4244, "hfs" }, { 0x482B, "hfs+" }, { 0x4858, "hfsx" },
+	{ 0x00C0FFEE, "hostfs" }, { 0xF995E849, "hpfs" }, { 0x958458F6, "hugetlbfs" },
+	{ 0x11307854, "inodefs" }, { 0x013111A8, "ibrix" }, { 0x2BAD1DEA, "inotifyfs" },
+	{ 0x9660, "isofs" }, { 0x4004, "isofs" }, { 0x4000, "isofs" }, { 0x07C0, "jffs" },
+	{ 0x72B6, "jffs2" }, { 0x3153464A, "jfs" }, { 0x6B414653, "k-afs" },
+	{ 0xC97E8168, "logfs" }, { 0x0BD00BD0, "lustre" }, { 0x5346314D, "m1fs" },
+	{ 0x137F, "minix" }, { 0x138F, "minix (30 char.)" }, { 0x2468, "minix v2" },
+	{ 0x2478, "minix v2 (30 char.)" }, { 0x4D5A, "minix3" }, { 0x19800202, "mqueue" },
+	{ 0x4D44, "msdos" }, { 0x564C, "novell" }, { 0x6969, "nfs" }, { 0x6E667364, "nfsd" },
+	{ 0x3434, "nilfs" }, { 0x6E736673, "nsfs" }, { 0x5346544E, "ntfs" },
+	{ 0x9FA1, "openprom" }, { 0x7461636F, "ocfs2" }, { 0x794C7630, "overlayfs" },
+	{ 0xAAD7AAEA, "panfs" }, { 0x50495045, "pipefs" }, { 0xC7571590, "ppc-cmm-fs" },
+	{ 0x7C7C6673, "prl_fs" }, { 0x9FA0, "proc" }, { 0x6165676C, "pstorefs" },
+	{ 0x002F, "qnx4" }, { 0x68191122, "qnx6" }, { 0x858458F6, "ramfs" },
+	{ 0x07655821, "rdt" }, { 0x52654973, "reiserfs" }, { 0x7275, "romfs" },
+	{ 0x67596969, "rpc_pipefs" }, { 0x5DCA2DF5, "sdcardfs" }, { 0x5345434D, "secretmem" },
+	{ 0x73636673, "securityfs" }, { 0xF97CFF8C, "selinux" }, { 0x43415D53, "smackfs" },
+	{ 0x517B, "smb" }, { 0xFE534D42, "smb2" }, { 0xBEEFDEAD, "snfs" },
+	{ 0x534F434B, "sockfs" }, { 0x73717368, "squashfs" }, { 0x62656572, "sysfs" },
+	{ 0x012FF7B6, "sysv2" }, { 0x012FF7B5, "sysv4" }, { 0x01021994, "tmpfs" },
+	{ 0x74726163, "tracefs" }, { 0x24051905, "ubifs" }, { 0x15013346, "udf" },
+	{ 0x00011954, "ufs" }, { 0x54190100, "ufs" }, { 0x9FA2, "usbdevfs" },
+	{ 0x01021997, "v9fs" }, { 0x786F4256, "vboxsf" }, { 0xBACBACBC, "vmhgfs" },
+	{ 0xA501FCF5, "vxfs" }, { 0x565A4653, "vzfs" }, { 0x53464846, "wslfs" },
+	{ 0xABBA1974, "xenfs" }, { 0x012FF7B4, "xenix" }, { 0x58465342, "xfs" },
+	{ 0x012FD16D, "xia" }, { 0x0033, "z3fold" }, { 0x2FC12FC1, "zfs" },
+	{ 0x5A4F4653, "zonefs" }, { 0x58295829, "zsmallocfs" },
+};
+
+GET(get_fs_type_name)
+{
+	static char unknown[40];
+	unsigned long t = (unsigned long)f->sfs->f_type;
+
+	for (size_t i = 0; i < sizeof(fs_names) / sizeof(fs_names[0]); i++) {
+		if (fs_names[i].magic == t) {
+			v->s = fs_names[i].name;
+			return true;
+		}
+	}
+	snprintf(unknown, sizeof(unknown), "UNKNOWN (0x%lx)", t);
+	v->s = unknown;
+	return true;
+}
+
+/* ------------------------------------------------------------ the table */
+
+#define D(l, m, mode, help, mask, needs, out, get) \
+	{ l, m, mode, NULL, help, mask, needs, out, get }
+#define F FMT_FILE
+#define S FMT_FS
+
+const struct fmt_directive fmt_directives[] = {
+	D('a', 0, F, "permission bits in octal (note '#' and '0' printf flags)", STATX_MODE, 0, FMT_OUT_OCTAL, get_mode_octal),
+	D('A', 0, F, "permission bits and file type in human readable form", STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_mode_human),
+	D('b', 0, F, "number of blocks allocated (see %B)", STATX_BLOCKS, 0, FMT_OUT_UINT, get_blocks),
+	D('B', 0, F, "the size in bytes of each block reported by %b", 0, 0, FMT_OUT_UINT, get_block_unit),
+	D('C', 0, F, "SELinux security context string", 0, FMT_NEED_SELINUX, FMT_OUT_STRING_RAW, get_context),
+	D('d', 0, F, "device number in decimal (st_dev)", 0, 0, FMT_OUT_UINT, get_dev),
+	D('D', 0, F, "device number in hex (st_dev)", 0, 0, FMT_OUT_HEX, get_dev),
+	D('d', 'H', F, "major device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_major),
+	D('d', 'L', F, "minor device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_minor),
+	D('f', 0, F, "raw mode in hex", STATX_TYPE | STATX_MODE, 0, FMT_OUT_HEX, get_raw_mode),
+	D('F', 0, F, "file type", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type),
+	D('g', 0, F, "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_gid),
+	D('G', 0, F, "group name of owner", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING, get_group),
+	D('h', 0, F, "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_nlink),
+	D('i', 0, F, "inode number", STATX_INO, 0, FMT_OUT_UINT, get_ino),
+	D('m', 0, F, "mount point", STATX_TYPE, FMT_NEED_MOUNT_POINT, FMT_OUT_STRING, get_mount_point),
+	D('n', 0, F, "file name", 0, 0, FMT_OUT_STRING, get_name),
+	D('N', 0, F, "quoted file name with dereference if symbolic link", STATX_TYPE | STATX_SIZE, FMT_NEED_READLINK, FMT_OUT_QUOTED, get_name),
+	D('o', 0, F, "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_blksize),
+	D('s', 0, F, "total size, in bytes", STATX_SIZE, 0, FMT_OUT_INT, get_size),
+	D('r', 0, F, "device type in decimal (st_rdev)", 0, 0, FMT_OUT_UINT, get_rdev),
+	D('R', 0, F, "device type in hex (st_rdev)", 0, 0, FMT_OUT_HEX, get_rdev),
+	D('r', 'H', F, "major device type in decimal, for character/block device special files", 0, 0, FMT_OUT_UINT, get_rdev_major),
+	D('r', 'L', F, "minor device type in decimal, for character/block device special files", 0, 0, FMT_OUT_UINT, get_rdev_minor),
+	D('t', 0, F, "major device type in hex, for character/block device special files", 0, 0, FMT_OUT_HEX, get_rdev_major),
+	D('T', 0, F, "minor device type in hex, for character/block device special files", 0, 0, FMT_OUT_HEX, get_rdev_minor),
+	D('u', 0, F, "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_uid),
+	D('U', 0, F, "user name of owner", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING, get_user),
+	D('w', 0, F, "time of file birth, human-readable; - if unknown", STATX_BTIME, 0, FMT_OUT_STRING, get_btime_human),
+	D('W', 0, F, "time of file birth, seconds since Epoch; 0 if unknown", STATX_BTIME, 0, FMT_OUT_EPOCH, get_btime),
+	D('x', 0, F, "time of last access, human-readable", STATX_ATIME, 0, FMT_OUT_STRING, get_atime_human),
+	D('X', 0, F, "time of last access, seconds since Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH, get_atime),
+	D('y', 0, F, "time of last data modification, human-readable", STATX_MTIME, 0, FMT_OUT_STRING, get_mtime_human),
+	D('Y', 0, F, "time of last data modification, seconds since Epoch", STATX_MTIME, 0, FMT_OUT_EPOCH, get_mtime),
+	D('z', 0, F, "time of last status change, human-readable", STATX_CTIME, 0, FMT_OUT_STRING, get_ctime_human),
+	D('Z', 0, F, "time of last status change, seconds since Epoch", STATX_CTIME, 0, FMT_OUT_EPOCH, get_ctime),
+
+	D('a', 0, S, "free blocks available to non-superuser", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_avail),
+	D('b', 0, S, "total data blocks in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_blocks),
+	D('c', 0, S, "total file nodes in file system", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_files),
+	D('d', 0, S, "free file nodes in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_ffree),
+	D('f', 0, S, "free blocks in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_bfree),
+	D('i', 0, S, "file system ID in hex", 0, FMT_NEED_STATFS, FMT_OUT_HEX, get_fs_id),
+	D('l', 0, S, "maximum length of filenames", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_namelen),
+	D('n', 0, S, "file name", 0, 0, FMT_OUT_STRING, get_name),
+	D('s', 0, S, "block size (for faster transfers)", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_bsize),
+	D('S', 0, S, "fundamental block size (for block counts)", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_frsize),
+	D('t', 0, S, "file system type in hex", 0, FMT_NEED_STATFS, FMT_OUT_HEX, get_fs_type),
+	D('T', 0, S, "file system type in human readable form", 0, FMT_NEED_STATFS, FMT_OUT_STRING, get_fs_type_name),
+};
+
+#undef D
+#undef F
+#undef S
+
+const size_t fmt_directives_count = sizeof(fmt_directives) / sizeof(fmt_directives[0]);
+
+const char *fmt_directive_spelling(const struct fmt_directive *d, char buf[8])
+{
+	if (d->mod != 0)
+		snprintf(buf, 8, "%%%c%c", d->mod, d->letter);
+	else
+		snprintf(buf, 8, "%%%c", d->letter);
+	return buf;
+}
+
+void fmt_help(FILE *out, enum fmt_mode mode)
+{
+	for (size_t i = 0; i < fmt_directives_count; i++) {
+		const struct fmt_directive *d = &fmt_directives[i];
+		char sp[8];
+
+		if (d->mode == mode)
+			fprintf(out, "  %-4s %s\n", fmt_directive_spelling(d, sp), d->help);
+	}
+}
+
+static const struct fmt_directive *lookup(enum fmt_mode mode, char mod, char letter)
+{
+	for (size_t i = 0; i < fmt_directives_count; i++) {
+		const struct fmt_directive *d = &fmt_directives[i];
+
+		if (d->mode == mode && d->mod == mod && d->letter == letter)
+			return d;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+enum piece_kind {
+	P_TEXT,		/* literal bytes */
+	P_DIRECTIVE,
+	P_UNKNOWN,	/* "?" */
+	P_INVALID,	/* ends the run: "'%5%': invalid directive" */
+	P_WARN,		/* a warning on stderr (escapes), then nothing */
+};
+
+struct piece {
+	enum piece_kind kind;
+	size_t off, len;	/* P_TEXT: bytes in fmt->text; P_INVALID, P_WARN: the message */
+	const struct fmt_directive *d;
+	char *spec;		/* P_DIRECTIVE: the printf format for its value */
+	char *raw;		/* P_DIRECTIVE: "%" flags width precision as written */
+};
+
+struct fmt {
+	enum fmt_mode mode;
+	char *text;		/* literal bytes, escapes decoded */
+	size_t text_len, text_cap;
+	struct piece *p;
+	size_t n, cap;
+	unsigned int mask, needs;
+	bool oom;
+};
+
+static struct piece *add_piece(struct fmt *f, enum piece_kind kind)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 16;
+		struct piece *p = realloc(f->p, cap * sizeof(*p));
+
+		if (p == NULL) {
+			f->oom = true;
+			return NULL;
+		}
+		f->p = p;
+		f->cap = cap;
+	}
+	f->p[f->n] = (struct piece){ .kind = kind };
+	return &f->p[f->n++];
+}
+
+static size_t add_bytes(struct fmt *f, const char *s, size_t n)
+{
+	size_t off = f->text_len;
+
+	if (f->text_len + n + 1 > f->text_cap) {
+		size_t cap = f->text_cap ? f->text_cap : 64;
+		char *t;
+
+		while (f->text_len + n + 1 > cap)
+			cap *= 2;
+		t = realloc(f->text, cap);
+		if (t == NULL) {
+			f->oom = true;
+			return 0;
+		}
+		f->text = t;
+		f->text_cap = cap;
+	}
+	memcpy(f->text + f->text_len, s, n);
+	f->text_len += n;
+	f->text[f->text_len] = '\0';
+	return off;
+}
+
+/* Literal bytes, merged into the previous text piece when there is one. */
+static void add_text(struct fmt *f, const char *s, size_t n)
+{
+	size_t off = add_bytes(f, s, n);
+	struct piece *last = f->n > 0 ? &f->p[f->n - 1] : NULL;
+
+	if (f->oom)
+		return;
+	if (last != NULL && last->kind == P_TEXT && last->off + last->len == off) {
+		last->len += n;
+		return;
+	}
+	last = add_piece(f, P_TEXT);
+	if (last != NULL) {
+		last->off = off;
+		last->len = n;
+	}
+}
+
+/* A message piece; its text is stored NUL-terminated. */
+static void add_message(struct fmt *f, enum piece_kind kind, const char *msg)
+{
+	size_t off = add_bytes(f, msg, strlen(msg) + 1);
+	struct piece *p;
+
+	if (f->oom)
+		return;
+	f->text_len = off + strlen(msg) + 1;
+	p = add_piece(f, kind);
+	if (p != NULL) {
+		p->off = off;
+		p->len = strlen(msg);
+	}
+}
+
+/* "%" + the flags of @raw that @allowed lists + the rest of @raw + @suffix. */
+static char *make_spec(const char *raw, size_t len, const char *allowed, const char *suffix)
+{
+	static const char flags[] = "'-+ #0I";
+	char *s = malloc(len + strlen(suffix) + 1);
+	size_t i = 1, o = 1;
+
+	if (s == NULL)
+		return NULL;
+	s[0] = '%';
+	for (; i < len && strchr(flags, raw[i]) != NULL; i++)
+		if (strchr(allowed, raw[i]) != NULL)
+			s[o++] = raw[i];
+	memcpy(s + o, raw + i, len - i);
+	o += len - i;
+	strcpy(s + o, suffix);
+	return s;
+}
+
+static bool is_odigit(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* One backslash escape of --printf at @s (after the '\'); returns its length. */
+static size_t parse_escape(struct fmt *f, const char *s)
+{
+	char c;
+
+	if (is_odigit(s[0])) {
+		int v = 0;
+		size_t n = 0;
+
+		while (n < 3 && is_odigit(s[n]))
+			v = v * 8 + (s[n++] - '0');
+		c = (char)v;
+		add_text(f, &c, 1);
+		return n;
+	}
+	if (s[0] == 'x' && hexval(s[1]) >= 0) {
+		int v = hexval(s[1]);
+		size_t n = 2;
+
+		if (hexval(s[2]) >= 0)
+			v = v * 16 + hexval(s[n++]);
+		c = (char)v;
+		add_text(f, &c, 1);
+		return n;
+	}
+	if (s[0] == '\0') {
+		add_message(f, P_WARN, _("warning: backslash at end of format"));
+		add_text(f, "\\", 1);
+		return 0;
+	}
+	switch (s[0]) {
+	case 'a': c = '\a'; break;
+	case 'b': c = '\b'; break;
+	case 'e': c = '\x1b'; break;
+	case 'f': c = '\f'; break;
+	case 'n': c = '\n'; break;
+	case 'r': c = '\r'; break;
+	case 't': c = '\t'; break;
+	case 'v': c = '\v'; break;
+	case '"':
+	case '\\':
+		c = s[0];
+		break;
+	default: {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), _("warning: unrecognized escape '\\%c'"), s[0]);
+		add_message(f, P_WARN, msg);
+		c = s[0];
+		break;
+	}
+	}
+	add_text(f, &c, 1);
+	return 1;
+}
+
+static void add_directive(struct fmt *f, const char *raw, size_t len, const struct fmt_directive *d)
+{
+	struct piece *p = add_piece(f, P_DIRECTIVE);
+	const char *allowed = "", *suffix = "s";
+
+	if (p == NULL)
+		return;
+	p->d = d;
+	switch (d->out) {
+	case FMT_OUT_STRING:
+	case FMT_OUT_QUOTED:
+		allowed = "-";
+		break;
+	case FMT_OUT_STRING_RAW:
+		allowed = "'-+ #0I";
+		break;
+	case FMT_OUT_INT:
+		allowed = "'-+ 0";
+		suffix = "jd";
+		break;
+	case FMT_OUT_UINT:
+		allowed = "'-0";
+		suffix = "ju";
+		break;
+	case FMT_OUT_OCTAL:
+		allowed = "-#0";
+		suffix = "jo";
+		break;
+	case FMT_OUT_HEX:
+		allowed = "-#0";
+		suffix = "jx";
+		break;
+	case FMT_OUT_EPOCH:
+		break;
+	}
+	p->raw = strndup(raw, len);
+	p->spec = make_spec(raw, len, allowed, suffix);
+	if (p->raw == NULL || p->spec == NULL)
+		f->oom = true;
+	f->mask |= d->statx_mask;
+	f->needs |= d->needs;
+}
+
+/* The length of "%" flags width precision at @s (GNU's format_code_offset). */
+static size_t code_len(const char *s)
+{
+	size_t n = 1 + strspn(s + 1, "'-+ #0I");
+
+	n += strspn(s + n, "0123456789");
+	if (s[n] == '.')
+		n += 1 + strspn(s + n + 1, "0123456789");
+	return n;
+}
+
+struct fmt *fmt_parse(const char *text, enum fmt_mode mode, unsigned int flags)
+{
+	struct fmt *f = calloc(1, sizeof(*f));
+
+	if (f == NULL)
+		return NULL;
+	f->mode = mode;
+	for (const char *s = text; *s != '\0' && !f->oom; s++) {
+		if (*s == '\\' && (flags & FMT_ESCAPES)) {
+			s += parse_escape(f, s + 1);
+			continue;
+		}
+		if (*s != '%') {
+			size_t n = strcspn(s, (flags & FMT_ESCAPES) ? "%\\" : "%");
+
+			add_text(f, s, n);
+			s += n - 1;
+			continue;
+		}
+		size_t len = code_len(s);
+		char c = s[len];
+		char mod = 0;
+		const struct fmt_directive *d;
+
+		if (c == '\0' || c == '%') {
+			if (len > 1) {
+				char *msg = strndup(s, len + 1);
+
+				if (msg == NULL) {
+					f->oom = true;
+					break;
+				}
+				add_message(f, P_INVALID, msg);
+				free(msg);
+				break;	/* nothing after it is ever printed */
+			}
+			add_text(f, "%", 1);
+			if (c == '\0')
+				break;
+			s += len;
+			continue;
+		}
+		if ((c == 'H' || c == 'L') && mode == FMT_FILE && (s[len + 1] == 'd' || s[len + 1] == 'r')) {
+			mod = c;
+			c = s[len + 1];
+		}
+		d = lookup(mode, mod, c);
+		if (d != NULL)
+			add_directive(f, s, len, d);
+		else
+			add_piece(f, P_UNKNOWN);
+		s += len + (mod != 0);
+	}
+	if (f->oom)
+		return fmt_free(f);
+	return f;
+}
+
+struct fmt *fmt_free(struct fmt *f)
+{
+	if (f == NULL)
+		return NULL;
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->p[i].spec);
+		free(f->p[i].raw);
+	}
+	free(f->p);
+	free(f->text);
+	free(f);
+	return NULL;
+}
+
+unsigned int fmt_statx_mask(const struct fmt *f)
+{
+	return f->mask;
+}
+
+unsigned int fmt_needs(const struct fmt *f)
+{
+	return f->needs;
+}
+
+/* ------------------------------------------------------------ rendering */
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+/* printf's "%.0f" of -0.25 with the int flags of @raw: "-0" as wide as asked. */
+static int out_minus_zero(FILE *out, const char *raw, size_t len)
+{
+	char *spec = make_spec(raw, len, "'-+ 0", ".0f");
+	int n;
+
+	if (spec == NULL)
+		return -1;
+	n = fprintf(out, spec, -0.25);
+	free(spec);
+	return n;
+}
+
+/*
+ * Seconds since the Epoch with GNU stat's precision rules: ".N" prints N
+ * digits of fraction (a bare "." means 9, more than 9 pads with zeros),
+ * and a width covers the whole number, fraction included.
+ */
+static void out_epoch(FILE *out, const char *raw, struct timespec t)
+{
+	size_t len = strlen(raw);
+	char *pf = malloc(len + 32);
+	const char *dot;
+	size_t sec_len = len;
+	int width = 0, precision = 0;
+	bool frac_left = false;
+	const char *dp = localeconv()->decimal_point;
+	int dp_len = (int)strlen(dp);
+
+	if (pf == NULL)
+		return;
+	memcpy(pf, raw, len + 1);
+	dot = memchr(pf, '.', len);
+	if (dot != NULL) {
+		char *d = pf + (dot - pf);
+
+		sec_len = (size_t)(d - pf);
+		if (d[1] >= '0' && d[1] <= '9') {
+			long l = strtol(d + 1, NULL, 10);
+
+			precision = l <= INT_MAX ? (int)l : INT_MAX;
+		} else {
+			precision = 9;
+		}
+		if (precision != 0 && d[-1] >= '0' && d[-1] <= '9') {
+			char *p = d;
+			long l;
+
+			*d = '\0';
+			do
+				--p;
+			while (p[-1] >= '0' && p[-1] <= '9');
+			l = strtol(p, NULL, 10);
+			width = l <= INT_MAX ? (int)l : INT_MAX;
+			if (width > 1) {
+				int w_d;
+
+				p += (*p == '0');
+				sec_len = (size_t)(p - pf);
+				w_d = dp_len < width ? width - dp_len : 0;
+				if (w_d > 1) {
+					int w = w_d - precision;
+
+					if (w > 1) {
+						char *dst = pf;
+
+						for (const char *src = pf; src < p; src++) {
+							if (*src == '-')
+								frac_left = true;
+							else
+								*dst++ = *src;
+						}
+						sec_len = (size_t)(dst - pf) +
+							  (frac_left ? 0 : (size_t)sprintf(dst, "%d", w));
+					}
+				}
+			}
+		}
+	}
+
+	int divisor = 1;
+
+	for (int i = precision; i < 9; i++)
+		divisor *= 10;
+
+	int frac = (int)(t.tv_nsec / divisor);
+	int int_len;
+	bool minus_zero = false;
+
+	if (t.tv_sec < 0 && t.tv_nsec != 0) {
+		int modulus = 1000000000 / divisor;
+
+		frac = modulus - frac - (t.tv_nsec % divisor != 0);
+		t.tv_sec += (frac != 0);
+		minus_zero = t.tv_sec == 0;
+	}
+	if (minus_zero) {
+		int_len = out_minus_zero(out, pf, sec_len);
+	} else {
+		char *spec = make_spec(pf, sec_len, "'-+ 0", "jd");
+
+		int_len = spec != NULL ? fprintf(out, spec, (intmax_t)t.tv_sec) : -1;
+		free(spec);
+	}
+	if (precision != 0) {
+		int prec = precision < 9 ? precision : 9;
+		int trailing_prec = precision - prec;
+		int ilen = int_len < 0 ? 0 : int_len;
+		int trailing_width = ilen < width && dp_len < width - ilen
+				     ? width - ilen - dp_len - prec : 0;
+
+		fprintf(out, "%s%.*d%-*.*d", dp, prec, frac, trailing_width, trailing_prec, 0);
+	}
+	free(pf);
+}
+
+static bool render_directive(const struct piece *p, struct fmt_file *file, FILE *out)
+{
+	const struct fmt_directive *d = p->d;
+	union fmt_value v;
+	bool ok = d->get(file, &v);
+
+	switch (d->out) {
+	case FMT_OUT_STRING:
+	case FMT_OUT_STRING_RAW:
+		fprintf(out, p->spec, v.s);
+		break;
+	case FMT_OUT_QUOTED: {
+		const struct fattrs_statx_buf *stx = file->stx;
+
+		fprintf(out, p->spec, cli_quotearg(v.s, (enum cli_quoting_style)file->ctx->quoting));
+		if (S_ISLNK(stx->stx_mode)) {
+			size_t size = stx->stx_size > 0 && stx->stx_size < 4096 ? stx->stx_size + 1 : 256;
+			char *buf = NULL;
+			ssize_t n;
+
+			for (;;) {
+				char *b = realloc(buf, size);
+
+				if (b == NULL) {
+					n = -1;
+					errno = ENOMEM;
+					break;
+				}
+				buf = b;
+				n = readlink(v.s, buf, size);
+				if (n < 0 || (size_t)n < size)
+					break;
+				size *= 2;
+			}
+			if (n < 0) {
+				cli_warn(errno, _("cannot read symbolic link %s"),
+					 cli_quotearg(v.s, CLI_QS_SHELL_ESCAPE_ALWAYS));
+				free(buf);
+				return false;
+			}
+			buf[n] = '\0';
+			fputs(" -> ", out);
+			fprintf(out, p->spec, cli_quotearg(buf, (enum cli_quoting_style)file->ctx->quoting));
+			free(buf);
+		}
+		break;
+	}
+	case FMT_OUT_INT:
+		fprintf(out, p->spec, v.i);
+		break;
+	case FMT_OUT_UINT:
+	case FMT_OUT_OCTAL:
+	case FMT_OUT_HEX:
+		fprintf(out, p->spec, v.u);
+		break;
+	case FMT_OUT_EPOCH:
+		out_epoch(out, p->raw, v.t);
+		break;
+	}
+	return ok;
+}
+
+#pragma GCC diagnostic pop
+
+bool fmt_render(const struct fmt *fmt, struct fmt_file *file, FILE *out, const char *trailer)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < fmt->n; i++) {
+		const struct piece *p = &fmt->p[i];
+
+		switch (p->kind) {
+		case P_TEXT:
+			fwrite(fmt->text + p->off, 1, p->len, out);
+			break;
+		case P_DIRECTIVE:
+			ok &= render_directive(p, file, out);
+			break;
+		case P_UNKNOWN:
+			fputc('?', out);
+			break;
+		case P_WARN:
+			cli_warn(0, "%s", fmt->text + p->off);
+			break;
+		case P_INVALID:
+			cli_die(CLI_EXIT_FAILURE, 0, _("%s: invalid directive"),
+				cli_quotearg(fmt->text + p->off, CLI_QS_LOCALE));
+		}
+	}
+	fputs(trailer, out);
+	return ok;
+}

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * xstat: file and file system status, a drop-in for GNU stat 9.1 (the
+ * format engine is src/format.c).  Linked or installed as "stat", its
+ * messages say "stat:", so scripts and GNU's own tests see no difference.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fattrs.h"
+#include "format.h"
+
+enum {
+	OPT_FORMAT = 1,
+	OPT_PRINTF,
+	OPT_TERSE,
+	OPT_FILE_SYSTEM,
+	OPT_DEREFERENCE,
+	OPT_CACHED,
+	OPT_FILES0_FROM,
+	OPT_HELP,
+	OPT_USAGE,
+};
+
+static const struct poptOption options[] = {
+	{ "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREFERENCE,
+	  "follow links", NULL },
+	{ "file-system", 'f', POPT_ARG_NONE, NULL, OPT_FILE_SYSTEM,
+	  "display file system status instead of file status", NULL },
+	{ "cached", '\0', POPT_ARG_STRING, NULL, OPT_CACHED,
+	  "how to use cached attributes (useful on remote file systems): always, never or default",
+	  "MODE" },
+	{ "format", 'c', POPT_ARG_STRING, NULL, OPT_FORMAT,
+	  "use the specified FORMAT instead of the default; output a newline after each use of FORMAT",
+	  "FORMAT" },
+	{ "printf", '\0', POPT_ARG_STRING, NULL, OPT_PRINTF,
+	  "like --format, but interpret backslash escapes, and do not output a mandatory trailing newline",
+	  "FORMAT" },
+	{ "terse", 't', POPT_ARG_NONE, NULL, OPT_TERSE,
+	  "print the information in terse form", NULL },
+	{ "files0-from", '\0', POPT_ARG_STRING, NULL, OPT_FILES0_FROM,
+	  "read the names of the files from F, each ended by a NUL byte (- for standard input)", "F" },
+	CLI_VERSION_OPTION,
+	{ "help", '?', POPT_ARG_NONE, NULL, OPT_HELP, "show this help message and exit", NULL },
+	{ "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "display a brief usage message and exit", NULL },
+	POPT_TABLEEND
+};
+
+static const char *const cached_words[] = { "default", "never", "always" };
+static const int cached_flags[] = { 0, AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC };
+
+struct xstat_control {
+	const char *format;
+	bool printf_mode;	/* --printf: escapes, no trailing newline */
+	bool terse;
+	bool fs;
+	bool follow;
+	int sync_flags;
+	const char *files0_from;
+};
+
+/* GNU argmatch's complaint about @word for --@option, and exit. */
+__attribute__((noreturn))
+static void bad_word(const char *option, const char *word, int why, const char *const *words, size_t n)
+{
+	char opt[64];
+
+	snprintf(opt, sizeof(opt), "--%s", option);
+	cli_warn(0, why == -2 ? _("ambiguous argument %s for %s") : _("invalid argument %s for %s"),
+		 cli_quotearg(word, CLI_QS_LOCALE), cli_quotearg(opt, CLI_QS_LOCALE));
+	fputs(_("Valid arguments are:"), stderr);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "\n  - %s", cli_quotearg(words[i], CLI_QS_LOCALE));
+	fputc('\n', stderr);
+	cli_try_help();
+	exit(CLI_EXIT_FAILURE);
+}
+
+/* The one place that says which output a run without a format gets. */
+static bool gnu_default_view(void)
+{
+	/*
+	 * Under the name "stat" it must be GNU's; under its own name part 2
+	 * (issue 10) brings a richer view.  Until then, GNU's everywhere.
+	 */
+	return true;
+}
+
+/* libselinux's is_selinux_enabled(), enough for the choice of format: selinuxfs is mounted. */
+static bool selinux_enabled(void)
+{
+	struct statfs sfs;
+
+	return statfs("/sys/fs/selinux", &sfs) == 0 && (unsigned long)sfs.f_type == 0xf97cff8cUL;
+}
+
+/* GNU stat 9.1's default formats. */
+static char *default_format(bool fs, bool terse, bool device)
+{
+	const char *f;
+	char *s;
+
+	if (fs) {
+		f = terse ? "%n %i %l %t %s %S %b %f %a %c %d\n"
+			  : "  File: \"%n\"\n"
+			    "    ID: %-8i Namelen: %-7l Type: %T\n"
+			    "Block size: %-10s Fundamental block size: %S\n"
+			    "Blocks: Total: %-10b Free: %-10f Available: %a\n"
+			    "Inodes: Total: %-10c Free: %d\n";
+		return strdup(f);
+	}
+	if (terse)
+		return strdup(selinux_enabled() ? "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o %C\n"
+						: "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n");
+	if (asprintf(&s, "%s%s%s%s",
+		     "  File: %N\n"
+		     "  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n",
+		     device ? "Device: %Hd,%Ld\tInode: %-10i  Links: %-5h Device type: %Hr,%Lr\n"
+			    : "Device: %Hd,%Ld\tInode: %-10i  Links: %h\n",
+		     selinux_enabled()
+		     ? "Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\nContext: %C\n"
+		     : "Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n",
+		     "Access: %x\n"
+		     "Modify: %y\n"
+		     "Change: %z\n"
+		     " Birth: %w\n") < 0)
+		return NULL;
+	return s;
+}
+
+/* %N's quoting: QUOTING_STYLE, else shell-escape-always (GNU reads it only for a "%N"). */
+static int env_quoting_style(void)
+{
+	const char *q = getenv("QUOTING_STYLE");
+	int i;
+
+	if (q == NULL)
+		return CLI_QS_SHELL_ESCAPE_ALWAYS;
+	i = cli_quoting_style_parse(q);
+	if (i >= 0)
+		return i;
+	cli_warn(0, _("ignoring invalid value of environment variable QUOTING_STYLE: %s"),
+		 cli_quotearg(q, CLI_QS_LOCALE));
+	return CLI_QS_SHELL_ESCAPE_ALWAYS;
+}
+
+struct run {
+	const struct xstat_control *ctl;
+	struct fmt *fmt, *fmt_dev;	/* fmt_dev: for block and character devices */
+	unsigned int mask;
+	const char *trailer;
+	struct fmt_ctx *ctx;
+};
+
+static bool do_stat(struct run *r, const char *name)
+{
+	struct fattrs_statx_buf stx;
+	struct fmt_file file = { .name = name, .stx = &stx, .ctx = r->ctx };
+	int dirfd = AT_FDCWD, flags = r->ctl->follow ? 0 : AT_SYMLINK_NOFOLLOW;
+	const char *path = name;
+	const struct fmt *fmt = r->fmt;
+	int e;
+
+	if (strcmp(name, "-") == 0) {
+		dirfd = STDIN_FILENO;
+		path = "";
+		flags = AT_EMPTY_PATH;
+	}
+	e = fattrs_statx(dirfd, path, flags | r->ctl->sync_flags, r->mask, &stx);
+	if (e < 0) {
+		if (dirfd == STDIN_FILENO)
+			cli_warn(-e, _("cannot stat standard input"));
+		else
+			cli_warn(-e, _("cannot statx %s"), cli_quotearg(name, CLI_QS_SHELL_ESCAPE_ALWAYS));
+		return false;
+	}
+	if (S_ISBLK(stx.stx_mode) || S_ISCHR(stx.stx_mode))
+		fmt = r->fmt_dev;
+	return fmt_render(fmt, &file, stdout, r->trailer);
+}
+
+static bool do_statfs(struct run *r, const char *name)
+{
+	struct statfs sfs;
+	struct fmt_file file = { .name = name, .sfs = &sfs, .ctx = r->ctx };
+
+	if (strcmp(name, "-") == 0) {
+		cli_warn(0, _("using %s to denote standard input does not work in file system mode"),
+			 cli_quotearg(name, CLI_QS_SHELL_ESCAPE_ALWAYS));
+		return false;
+	}
+	if (statfs(name, &sfs) != 0) {
+		cli_warn(errno, _("cannot read file system information for %s"),
+			 cli_quotearg(name, CLI_QS_SHELL_ESCAPE_ALWAYS));
+		return false;
+	}
+	return fmt_render(r->fmt, &file, stdout, r->trailer);
+}
+
+static bool do_one(struct run *r, const char *name)
+{
+	return r->ctl->fs ? do_statfs(r, name) : do_stat(r, name);
+}
+
+/* --files0-from=F: every NUL-terminated name in F. */
+static bool do_files0(struct run *r, const char *from)
+{
+	FILE *in = strcmp(from, "-") == 0 ? stdin : fopen(from, "re");
+	char *name = NULL;
+	size_t cap = 0, count = 0;
+	ssize_t n;
+	bool ok = true;
+
+	if (in == NULL)
+		cli_die(CLI_EXIT_FAILURE, errno, _("cannot open %s for reading"),
+			cli_quotearg(from, CLI_QS_SHELL_ESCAPE_ALWAYS));
+	while ((n = getdelim(&name, &cap, '\0', in)) > 0) {
+		count++;
+		if (name[n - 1] != '\0' && n == 1 && name[0] == '\n')
+			break;	/* a trailing newline after the last NUL */
+		if (name[0] == '\0') {
+			cli_warn(0, _("%s:%zu: invalid zero-length file name"),
+				 cli_quotearg(from, CLI_QS_SHELL_ESCAPE_ALWAYS), count);
+			ok = false;
+			continue;
+		}
+		ok &= do_one(r, name);
+	}
+	if (ferror(in))
+		cli_die(CLI_EXIT_FAILURE, errno, _("cannot read file names from %s"),
+			cli_quotearg(from, CLI_QS_SHELL_ESCAPE_ALWAYS));
+	free(name);
+	if (in != stdin)
+		fclose(in);
+	return ok;
+}
+
+static void help(poptContext pc)
+{
+	poptPrintHelp(pc, stdout, 0);
+	fputs(_("\nThe valid format sequences for files (without --file-system):\n\n"), stdout);
+	fmt_help(stdout, FMT_FILE);
+	fputs(_("\nValid format sequences for file systems:\n\n"), stdout);
+	fmt_help(stdout, FMT_FS);
+	fputs(_("\n--terse is equivalent to the following FORMAT:\n"
+		"    %n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o (and %C with SELinux)\n"
+		"--terse --file-system is equivalent to the following FORMAT:\n"
+		"    %n %i %l %t %s %S %b %f %a %c %d\n"
+		"\n%{ is reserved for named directives.\n"), stdout);
+}
+
+int main(int argc, const char **argv)
+{
+	struct xstat_control ctl = { 0 };
+	struct run r = { .ctl = &ctl };
+	poptContext pc;
+	const char **args;
+	char *word;
+	bool ok = true;
+	int rc, i;
+
+	cli_init(argv[0]);
+	pc = cli_popt_context(argc, argv, options, "[OPTION...] FILE...");
+	while ((rc = poptGetNextOpt(pc)) > 0) {
+		switch (rc) {
+		case OPT_FORMAT:
+			ctl.format = poptGetOptArg(pc);
+			ctl.printf_mode = false;
+			break;
+		case OPT_PRINTF:
+			ctl.format = poptGetOptArg(pc);
+			ctl.printf_mode = true;
+			break;
+		case OPT_TERSE: ctl.terse = true; break;
+		case OPT_FILE_SYSTEM: ctl.fs = true; break;
+		case OPT_DEREFERENCE: ctl.follow = true; break;
+		case OPT_CACHED:
+			word = poptGetOptArg(pc);
+			i = cli_argmatch(word, cached_words, 3);
+			if (i < 0)
+				bad_word("cached", word, i, cached_words, 3);
+			ctl.sync_flags = cached_flags[i];
+			free(word);
+			break;
+		case OPT_FILES0_FROM:
+			ctl.files0_from = poptGetOptArg(pc);
+			break;
+		case OPT_HELP:
+			help(pc);
+			poptFreeContext(pc);
+			exit(CLI_EXIT_OK);
+		case OPT_USAGE:
+			poptPrintUsage(pc, stdout, 0);
+			poptFreeContext(pc);
+			exit(CLI_EXIT_OK);
+		case CLI_OPT_VERSION:
+			poptFreeContext(pc);
+			cli_version();
+		}
+	}
+	if (rc < -1)
+		cli_popt_fail(pc, rc);
+	args = poptGetArgs(pc);
+	if (ctl.files0_from != NULL && args != NULL && args[0] != NULL) {
+		cli_warn(0, _("extra operand %s"), cli_quotearg(args[0], CLI_QS_LOCALE));
+		fputs(_("file operands cannot be combined with --files0-from\n"), stderr);
+		cli_try_help();
+		exit(CLI_EXIT_FAILURE);
+	}
+	if (ctl.files0_from == NULL && (args == NULL || args[0] == NULL))
+		cli_usage_error(_("missing operand"));
+
+	r.ctx = fmt_ctx_new();
+	if (r.ctx == NULL)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	fmt_ctx_set_follow(r.ctx, ctl.follow);
+	if (ctl.format != NULL) {
+		unsigned int flags = ctl.printf_mode ? FMT_ESCAPES : 0;
+
+		if (strstr(ctl.format, "%N") != NULL)
+			fmt_ctx_set_quoting(r.ctx, env_quoting_style());
+		r.fmt = fmt_parse(ctl.format, ctl.fs ? FMT_FS : FMT_FILE, flags);
+		r.fmt_dev = r.fmt;
+		r.trailer = ctl.printf_mode ? "" : "\n";
+	} else if (gnu_default_view()) {
+		char *f = default_format(ctl.fs, ctl.terse, false);
+		char *fd = default_format(ctl.fs, ctl.terse, true);
+
+		if (f == NULL || fd == NULL)
+			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+		r.fmt = fmt_parse(f, ctl.fs ? FMT_FS : FMT_FILE, 0);
+		r.fmt_dev = fmt_parse(fd, ctl.fs ? FMT_FS : FMT_FILE, 0);
+		r.trailer = "";
+		free(f);
+		free(fd);
+	}
+	if (r.fmt == NULL || r.fmt_dev == NULL)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	r.mask = fmt_statx_mask(r.fmt) | fmt_statx_mask(r.fmt_dev);
+	if (r.fmt != r.fmt_dev)
+		r.mask |= STATX_TYPE;
+
+	if (ctl.files0_from != NULL)
+		ok = do_files0(&r, ctl.files0_from);
+	else
+		for (size_t k = 0; args[k] != NULL; k++)
+			ok &= do_one(&r, args[k]);
+
+	if (r.fmt_dev != r.fmt)
+		fmt_free(r.fmt_dev);
+	fmt_free(r.fmt);
+	fmt_ctx_free(r.ctx);
+	free((void *)(uintptr_t)ctl.format);
+	poptFreeContext(pc);
+	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+}
