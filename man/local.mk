@@ -3,3 +3,4 @@
 dist_man_MANS += %D%/tmpcreate.1
 dist_man_MANS += %D%/fattrs.7
 dist_man_MANS += %D%/setfattrs.1
+dist_man_MANS += %D%/xstat.1

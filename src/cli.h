@@ -130,6 +130,12 @@ int cli_parse_word(const char *word, const char *const *words, size_t n);
 int cli_parse_list(const char *list, const char *const *words, size_t n,
 		   unsigned int *ret_bits, size_t *ret_bad_off, size_t *ret_bad_len);
 
+/*
+ * GNU argmatch(): the index of @word in @names (exact, or an unambiguous
+ * prefix); -1 when nothing matches, -2 when the prefix is ambiguous.
+ */
+int cli_argmatch(const char *word, const char *const *names, size_t n);
+
 /* An octal mode, 0 to 07777.  Returns 0, or -EINVAL. */
 int cli_parse_mode(const char *word, mode_t *ret_mode);
 
@@ -189,11 +195,5 @@ char *cli_quotearg_alloc(const char *arg, size_t len, enum cli_quoting_style sty
 const char *cli_quoting_style_name(enum cli_quoting_style style);
 /* A style by name or unambiguous prefix; -1: no such style, -2: ambiguous. */
 int cli_quoting_style_parse(const char *word);
-
-/*
- * GNU argmatch(): the index of @word in @names (exact, or an unambiguous
- * prefix); -1 when nothing matches, -2 when the prefix is ambiguous.
- */
-int cli_argmatch(const char *word, const char *const *names, size_t n);
 
 #endif /* FATTRS_CLI_H */

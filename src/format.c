@@ -639,6 +639,7 @@ struct piece {
 	size_t off, len;	/* P_TEXT: bytes in fmt->text; P_INVALID, P_WARN: the message */
 	const struct fmt_directive *d;
 	char *spec;		/* P_DIRECTIVE: the printf format for its value */
+	char *spec2;		/* %N: the printf format for a symlink's target */
 	char *raw;		/* P_DIRECTIVE: "%" flags width precision as written */
 };
 
@@ -728,22 +729,51 @@ static void add_message(struct fmt *f, enum piece_kind kind, const char *msg)
 	}
 }
 
-/* "%" + the flags of @raw that @allowed lists + the rest of @raw + @suffix. */
-static char *make_spec(const char *raw, size_t len, const char *allowed, const char *suffix)
+/*
+ * GNU stat's make_format(), in place on @buf (which holds @len bytes of
+ * "%" flags width precision, and room for @suffix): drop the flags @allowed
+ * does not list, append @suffix.  In place because GNU's %N applies it
+ * twice to the same buffer for a symlink's target, and the second pass
+ * reads what the first left (the target's spec can differ: stat 9.1 prints
+ * "%012N" of a symlink's target with a stray "s").
+ */
+static void make_format(char *buf, size_t len, const char *allowed, const char *suffix)
 {
 	static const char flags[] = "'-+ #0I";
+	char *dst = buf + 1;
+	const char *src = dst, *lim = buf + len;
+
+	/* strchr() finds a NUL byte in any string: GNU keeps one, as a flag. */
+	for (; src < lim && strchr(flags, *src) != NULL; src++)
+		if (strchr(allowed, *src) != NULL)
+			*dst++ = *src;
+	while (src < lim)
+		*dst++ = *src++;
+	strcpy(dst, suffix);
+}
+
+/* make_format() on a copy of @raw's @len bytes. */
+static char *make_spec(const char *raw, size_t len, const char *allowed, const char *suffix)
+{
 	char *s = malloc(len + strlen(suffix) + 1);
-	size_t i = 1, o = 1;
 
 	if (s == NULL)
 		return NULL;
-	s[0] = '%';
-	for (; i < len && strchr(flags, raw[i]) != NULL; i++)
-		if (strchr(allowed, raw[i]) != NULL)
-			s[o++] = raw[i];
-	memcpy(s + o, raw + i, len - i);
-	o += len - i;
-	strcpy(s + o, suffix);
+	memcpy(s, raw, len);
+	make_format(s, len, allowed, suffix);
+	return s;
+}
+
+/* %N's spec for a symlink's target: make_format() run twice on one buffer. */
+static char *make_spec_twice(const char *raw, size_t len)
+{
+	char *s = malloc(len + 8);
+
+	if (s == NULL)
+		return NULL;
+	memcpy(s, raw, len);
+	make_format(s, len, "-", "s");
+	make_format(s, len, "-", "s");
 	return s;
 }
 
@@ -856,6 +886,8 @@ static void add_directive(struct fmt *f, const char *raw, size_t len, const stru
 	}
 	p->raw = strndup(raw, len);
 	p->spec = make_spec(raw, len, allowed, suffix);
+	if (d->out == FMT_OUT_QUOTED && (p->spec2 = make_spec_twice(raw, len)) == NULL)
+		f->oom = true;
 	if (p->raw == NULL || p->spec == NULL)
 		f->oom = true;
 	f->mask |= d->statx_mask;
@@ -937,6 +969,7 @@ struct fmt *fmt_free(struct fmt *f)
 		return NULL;
 	for (size_t i = 0; i < f->n; i++) {
 		free(f->p[i].spec);
+		free(f->p[i].spec2);
 		free(f->p[i].raw);
 	}
 	free(f->p);
@@ -1118,7 +1151,7 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, FILE 
 			}
 			buf[n] = '\0';
 			fputs(" -> ", out);
-			fprintf(out, p->spec, cli_quotearg(buf, (enum cli_quoting_style)file->ctx->quoting));
+			fprintf(out, p->spec2, cli_quotearg(buf, (enum cli_quoting_style)file->ctx->quoting));
 			free(buf);
 		}
 		break;

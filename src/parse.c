@@ -13,6 +13,21 @@
 
 #include "cli.h"
 
+int cli_argmatch(const char *word, const char *const *names, size_t n)
+{
+	size_t len = strlen(word);
+	int found = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(names[i], word, len) != 0)
+			continue;
+		if (strlen(names[i]) == len)
+			return (int)i;
+		found = found == -1 ? (int)i : -2;
+	}
+	return found;
+}
+
 int cli_parse_word(const char *word, const char *const *words, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -42,21 +42,6 @@ int cli_quoting_style_parse(const char *word)
 	return cli_argmatch(word, style_names, sizeof(style_names) / sizeof(style_names[0]));
 }
 
-int cli_argmatch(const char *word, const char *const *names, size_t n)
-{
-	size_t len = strlen(word);
-	int found = -1;
-
-	for (size_t i = 0; i < n; i++) {
-		if (strncmp(names[i], word, len) != 0)
-			continue;
-		if (strlen(names[i]) == len)
-			return (int)i;
-		found = found == -1 ? (int)i : -2;
-	}
-	return found;
-}
-
 /* A growing string. */
 struct qout {
 	char *p;

@@ -71,6 +71,7 @@ BATS_TESTS = \
 	tests/setfattrs/filesystems.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
+	tests/xstat/gnu-compat.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats
 
@@ -80,7 +81,8 @@ EXTRA_DIST += \
 	tests/README.md \
 	tests/helpers/common.bash \
 	tests/helpers/fs.bash \
-	tests/helpers/fault.bash
+	tests/helpers/fault.bash \
+	tests/helpers/stat-compat.bash
 
 # ---- libFuzzer targets: tests/fuzz/NAME.c with its seeds in tests/fuzz/corpus/NAME/,
 # built with clang by tests/fuzz/run.sh (not by make check, not with the gcc build).

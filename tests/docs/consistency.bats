@@ -187,6 +187,100 @@ list_flags() {
 	done
 }
 
+# ---- xstat: the one directive table, as --help prints it, in the man page and completions
+
+# The format directives of "xstat --help" ("%a", "%Hd", ...): MODE is
+# "files" or "fs" (the two lists of --help).
+help_directives() {
+	local start
+	case $1 in
+	files) start='^The valid format sequences for files' ;;
+	fs) start='^Valid format sequences for file systems' ;;
+	esac
+	xstat --help | sed -n "/$start/,/^\$/{p;}; /$start/,/^[^ ].*:\$/p" |
+		sed -nE 's/^  (%[A-Za-z]{1,2}) +.*/\1/p' | sort -u
+}
+
+@test "xstat --help lists long options and both directive tables" {
+	TOOL=xstat run -0 help_long_options
+	assert_line 'format'
+	assert_line 'printf'
+	assert_line 'help'
+	run -0 help_directives files
+	assert_line '%Hd'
+	assert_line '%Z'
+	((${#lines[@]} == 36))
+	run -0 help_directives fs
+	assert_line '%S'
+	((${#lines[@]} == 12))
+}
+
+@test "xstat.1 documents every long option of --help as .Fl Fl" {
+	TOOL=xstat check_man_options
+}
+
+@test "the bash completion of xstat offers every long option of --help" {
+	TOOL=xstat check_bash_options
+}
+
+@test "the zsh completion of xstat offers every long option of --help" {
+	TOOL=xstat check_zsh_options
+}
+
+@test "the fish completion of xstat offers every long option of --help" {
+	TOOL=xstat check_fish_options
+}
+
+@test "the SYNOPSIS of xstat.1 names every option letter of --usage" {
+	TOOL=xstat check_synopsis_letters
+}
+
+@test "xstat.1 and the completions list every format directive of --help, and no other" {
+	local mode d file man_list
+	for mode in files fs; do
+		mapfile -t want < <(help_directives $mode)
+		# The man page: ".It Cm %X" rows of the two directive lists.
+		case $mode in
+		files) man_list=$(sed -n '/^\.Ss Directives for files/,/^\.El/p' "$FATTRS_SRCDIR/man/xstat.1") ;;
+		fs) man_list=$(sed -n '/^\.Ss Directives for file systems/,/^\.El/p' "$FATTRS_SRCDIR/man/xstat.1") ;;
+		esac
+		assert_equal "$(sed -nE 's/^\.It Cm (\\&)?(%[A-Za-z]+)$/\2/p' <<<"$man_list" | sort -u)" "$(printf '%s\n' "${want[@]}")"
+		for file in "$COMPDIR/bash/xstat" "$COMPDIR/zsh/_xstat" "$COMPDIR/fish/xstat.fish"; do
+			local line
+			case $mode in
+			files) line=$(grep -E 'file_directives=|printf .* %a %A' "$file" | head -1) ;;
+			fs) line=$(grep -E 'fs_directives=|printf .* %a %b %c' "$file" | head -1) ;;
+			esac
+			assert_equal "$(grep -oE '%[A-Za-z]+' <<<"$line" | sort -u)" "$(printf '%s\n' "${want[@]}")"
+		done
+	done
+}
+
+@test "bash: 'xstat -c %H' offers %Hd and %Hr, 'xstat -f -c %' the file-system directives" {
+	[[ -r /usr/share/bash-completion/bash_completion ]] || skip "needs bash-completion"
+	run -0 bash -c '
+		source /usr/share/bash-completion/bash_completion
+		source "$1"
+		complete_line() {
+			local line=$1
+			COMP_LINE=$line COMP_POINT=${#line}
+			read -ra COMP_WORDS <<<"$line"
+			[[ $line == *" " ]] && COMP_WORDS+=("")
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			compopt() { :; }
+			COMPREPLY=()
+			_xstat xstat "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+			printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
+			echo
+		}
+		complete_line "xstat -c %H"
+		complete_line "xstat -f -c %S"
+		complete_line "xstat --cached=n"
+	' _ "$COMPDIR/bash/xstat"
+	assert_line --index 0 '%Hd %Hr '
+	assert_line --index 1 '%S '
+}
+
 @test "every man page is clean under mandoc -Tlint -Wwarning" {
 	local mandoc=${MANDOC:-$(command -v mandoc)} page rc=0
 	[[ -n $mandoc ]] || skip "needs mandoc"

@@ -1,0 +1,183 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# xstat linked as "stat" against GNU stat 9.1 itself: the same argv through
+# both, stdout, stderr and exit status compared byte for byte
+# (tests/helpers/stat-compat.bash).  Every file type, hostile names, every
+# directive alone and combined, flags, widths, precisions, escapes, the
+# default and terse outputs, messages and option errors.
+# bats file_tags=xstat
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load '../helpers/common'
+	load '../helpers/stat-compat'
+	stat_compat_setup
+	FIX=$BATS_TEST_TMPDIR/fix
+	make_fixtures "$FIX"
+	cd "$FIX" || return
+	# The names of every fixture, the extra hard link and . and .. too.
+	ALL=("${STAT_FIXTURES[@]}" hardlinked.2 . ..)
+}
+
+teardown() {
+	stat_compat_teardown
+}
+
+FILE_DIRECTIVES=(a A b B C d D Hd Ld f F g G h i m n N o s r R Hr Lr t T u U w W x X y Y z Z)
+FS_DIRECTIVES=(a b c d f i l n s S t T)
+
+@test "the default output, for every file type and hostile name" {
+	run -0 same_as_gnu -- "${ALL[@]}"
+}
+
+@test "the default output with -L (dereference)" {
+	run -0 same_as_gnu -L -- "${ALL[@]}"
+}
+
+@test "the terse output, with and without -L" {
+	run -0 same_as_gnu -t -- "${ALL[@]}"
+	run -0 same_as_gnu -t -L -- "${ALL[@]}"
+}
+
+@test "every file directive alone, on every fixture" {
+	local d
+	for d in "${FILE_DIRECTIVES[@]}"; do
+		same_as_gnu -c "%$d" -- "${ALL[@]}" || return
+		same_as_gnu -L -c "[%$d]" -- "${ALL[@]}" || return
+	done
+}
+
+@test "every file directive with flags, widths and precisions" {
+	local d spec
+	for d in "${FILE_DIRECTIVES[@]}"; do
+		for spec in '-12' '012' '#' '+' ' ' "'" 'I' '#010' '-#8' '.3' '12.5' '-12.5' '.0' '.' '020.12' '-0+ #5' '.15' '1.' '3.1'; do
+			same_as_gnu -c "<%$spec$d>" -- regular dir link chardev $'new\nline' || return
+		done
+	done
+}
+
+@test "precision on the time directives, including a time before the Epoch" {
+	touch -d '1969-12-31 23:59:59.250' old
+	touch -d '1960-01-01 00:00:00' older
+	touch -d '1970-01-01 00:00:00.5' epoch
+	touch -d '2100-06-07 08:09:10.000000001' future
+	local d spec
+	for d in x X y Y z Z w W; do
+		for spec in '' '.' '.0' '.1' '.3' '.9' '.10' '.20' '10.3' '-10.3' '010.3' '+.3' '-+12.2' '025.9' '2.' '0.' "'15.3"; do
+			same_as_gnu -c "|%$spec$d|" -- old older epoch future regular || return
+		done
+	done
+}
+
+@test "--printf: escapes, warnings, no trailing newline" {
+	run -0 same_as_gnu --printf '%n\t%s\n\a\b\e\f\r\v\\\"\101\7777\x41\x4g\xz\0 end\n' -- regular dir
+	run -0 same_as_gnu --printf 'unknown \q \% escapes\n' -- regular empty
+	run -0 same_as_gnu --printf 'trailing backslash\' -- regular
+	run -0 same_as_gnu -c 'no escapes in -c: \n \t \\' -- regular
+}
+
+@test "unknown and invalid directives, % at the end, %{ reserved" {
+	local f
+	for f in '%' 'a%' '%%' '%5' '%5%' 'x%-3%y' '%q' '%H' '%Hx' '%L' '%Lq' '%Hd%Lr' '%{name}' '%-5.3.2s' '%.5' "%'" \
+		'%#' '%0' '%1$s' '%*d' '%ls' '%hs' '%jd' '%zu' '%lld'; do
+		same_as_gnu -c "$f" -- regular dir || return
+		same_as_gnu --printf "$f" -- regular || return
+		same_as_gnu -f -c "$f" -- . || return
+	done
+}
+
+@test "%N under every QUOTING_STYLE, in the C and UTF-8 locales" {
+	local q loc
+	for loc in C C.UTF-8; do
+		for q in literal shell shell-always shell-escape shell-escape-always c c-maybe escape locale clocale \
+			'' bogus l sh c-m e; do
+			QUOTING_STYLE=$q LC_ALL=$loc same_as_gnu -c '%N|%n' -- "${ALL[@]}" || return
+		done
+		LC_ALL=$loc same_as_gnu -c '%N' -- "${ALL[@]}" || return
+		# Only a literal "%N" reads QUOTING_STYLE.
+		QUOTING_STYLE=c LC_ALL=$loc same_as_gnu -c '%5N' -- "${ALL[@]}" || return
+		QUOTING_STYLE=bogus LC_ALL=$loc same_as_gnu -- link || return
+	done
+}
+
+@test "messages: missing files, missing operand, bad options, --cached" {
+	run -0 same_as_gnu
+	run -0 same_as_gnu nothing regular $'no\nsuch' "it's not" ''
+	run -0 same_as_gnu -c %n regular/ dangling/ link/
+	run -0 same_as_gnu -c
+	run -0 same_as_gnu --format
+	run -0 same_as_gnu -x regular
+	run -0 same_as_gnu --bogus regular
+	run -0 same_as_gnu --cached=bogus regular
+	run -0 same_as_gnu --cached= regular
+	run -0 same_as_gnu --cached regular
+	run -0 same_as_gnu --terse=x regular
+	local m
+	for m in always never default al n d; do
+		same_as_gnu --cached=$m -c '%n %s' regular || return
+	done
+}
+
+@test "option order: the last of --format and --printf wins, a format beats -t" {
+	run -0 same_as_gnu --printf='%s' --format='%n' regular
+	run -0 same_as_gnu --format='%n' --printf='%s\n' regular
+	run -0 same_as_gnu -t -c '%n' regular
+	run -0 same_as_gnu -c '%n' regular -L link
+	run -0 same_as_gnu --form='%n' --print='%s\n' --deref --ter regular
+	run -0 same_as_gnu -- -dash
+}
+
+@test "'-' is standard input: a file, a directory, a pipe, and closed" {
+	STAT_STDIN=$FIX/regular run -0 same_as_gnu -
+	STAT_STDIN=$FIX/regular run -0 same_as_gnu -c '%n %N %s %F %m' -
+	STAT_STDIN=$FIX/dir run -0 same_as_gnu -t -
+	STAT_STDIN=$FIX/chardev run -0 same_as_gnu - regular
+	run -0 same_as_gnu -f -
+	run -0 same_as_gnu -f -c %n - regular
+}
+
+@test "-f: every file-system directive, flags and widths, default and terse" {
+	local d spec
+	# The fixture directory's file system may be busy (free counts move):
+	# these directives do not read them.
+	for d in i l n s S t T; do
+		for spec in '' '-20' '020' '#' '+' '.2' '#20'; do
+			same_as_gnu -f -c "<%$spec$d>" -- . regular / /proc /sys /dev/pts || return
+		done
+	done
+	run -0 same_as_gnu -f -c '%T' /proc /sys /dev /dev/pts /run /
+	run -0 same_as_gnu -f nothing -
+}
+
+@test "%m walks up like GNU stat, from files, directories and symlinks" {
+	run -0 same_as_gnu -c '%m|%-30m|%.3m' -- "${ALL[@]}" / /proc/self /proc/self/fd /dev/null /sys/kernel
+	run -0 same_as_gnu -L -c '%m' -- "${ALL[@]}" /proc/self
+	run -0 same_as_gnu -c '%m' -- nothing dangling
+}
+
+@test "%C without SELinux: '?' and GNU's message" {
+	run -0 same_as_gnu -c '%C|%-10C|%.1C|%05C' -- regular link dir
+	run -0 same_as_gnu -L -c '%C' -- link dangling
+}
+
+@test "%U and %G for ids with no name" {
+	require_root
+	touch nobody-owned
+	chown 54321:54322 nobody-owned
+	run -0 same_as_gnu -c '%U %G %u %g %8U|%-8G|' -- nobody-owned regular
+	run -0 same_as_gnu -- nobody-owned
+}
+
+@test "thousands grouping (the ' flag) in a locale that groups" {
+	local loc
+	loc=$(locale -a 2>/dev/null | grep -m1 -iE '^(en_US|de_DE)\.utf-?8$') || skip "needs a locale with thousands grouping"
+	LC_ALL=$loc run -0 same_as_gnu -c "%'s %'i %'12b %'Y %'.3Y %'d" -- regular /
+}
+
+@test "TZ decides the human-readable times" {
+	local tz
+	for tz in UTC Asia/Kolkata America/St_Johns Pacific/Chatham 'XYZ-5:30' ''; do
+		TZ=$tz same_as_gnu -c '%x|%y|%z|%w' -- regular link || return
+	done
+}
