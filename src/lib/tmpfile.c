@@ -590,7 +590,6 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 	int old = tf->fd;
 	int r;
 
-	link_known = FATTRS_LINK_NONE;
 	tf->via = FATTRS_LINK_NONE;
 	r = open_named(tf, tmpl);
 	if (r < 0) {
@@ -598,6 +597,11 @@ static int relink_as_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *
 		tf->method = FATTRS_TMP_TMPFILE;
 		return r;
 	}
+	/*
+	 * The directory takes names, so linking itself failed: remember it.
+	 * (When the directory was gone, it says nothing about other files.)
+	 */
+	link_known = FATTRS_LINK_NONE;
 	/* Its kernel flags while the copy is empty (nocow takes only then), the rest after. */
 	(void)fattrs_preserve_kflags(old, "", tf->fd);
 	r = copy_all(old, tf->fd);

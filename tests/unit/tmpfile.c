@@ -717,6 +717,36 @@ static void test_tmpfile__tmpname_pick_creates_nothing(void)
 
 /* ---------------------------------------------------------------- errors */
 
+/*
+ * Linking fails (ENOENT both ways) when the file's directory was removed
+ * meanwhile: that is no news about linking, and later files must still
+ * be made unnamed.
+ */
+static void test_tmpfile__removed_dir_does_not_stop_linking(void)
+{
+	struct fattrs_tmpfile *tf = NULL, *next = NULL;
+	struct tt t;
+	int r, rn = -1;
+
+	if (!have_tmpfile) {
+		skip_n(3, NO_TMPFILE);
+		return;
+	}
+	(void)mkdirat(topfd, "gone", 0700);
+	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "gone/f.", 6), 0600, FATTRS_TMP_AUTO, 0, &tf);
+	(void)unlinkat(topfd, "gone", AT_REMOVEDIR);
+	if (r == 0)
+		r = fattrs_tmpfile_link(tf, &t.tmpl);
+	is_int(r, -ENOENT, "linking into a directory removed meanwhile gives -ENOENT");
+	tf = fattrs_tmpfile_free(tf);
+	rn = fattrs_tmpfile_new(topfd, tt_make(&t, false, "next.", 6), 0600, FATTRS_TMP_AUTO, 0, &next);
+	tap_ok(rn == 0 && fattrs_tmpfile_method(next) == FATTRS_TMP_TMPFILE,
+	       "the next file in a directory that exists is still unnamed (method %d)",
+	       rn == 0 ? (int)fattrs_tmpfile_method(next) : -1);
+	next = fattrs_tmpfile_free(next);
+	nothing_left();
+}
+
 static void test_tmpfile__missing_dir_is_enoent(void)
 {
 	static const enum fattrs_tmp_method methods[] = {
@@ -853,7 +883,7 @@ static void test_tmpfile__scratch_remade_named_is_kept_once_linked(void)
 
 int main(void)
 {
-	if (!top_plan(top_make("tmpfile"), 128))
+	if (!top_plan(top_make("tmpfile"), 131))
 		return 1;
 	have_tmpfile = top_has_tmpfile();
 	test_tmpfile__auto_uses_tmpfile_where_supported();
@@ -881,6 +911,7 @@ int main(void)
 	test_tmpfile__tmpdir_is_0700();
 	test_tmpfile__tmpdir_retries_and_gives_eexist();
 	test_tmpfile__tmpname_pick_creates_nothing();
+	test_tmpfile__removed_dir_does_not_stop_linking();
 	test_tmpfile__missing_dir_is_enoent();
 	test_tmpfile__file_as_dir_is_enotdir();
 	/* Last: these make linking fail for the rest of the process. */
