@@ -978,6 +978,14 @@ struct fmt *fmt_free(struct fmt *f)
 	return NULL;
 }
 
+const char *fmt_invalid(const struct fmt *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->p[i].kind == P_INVALID)
+			return f->text + f->p[i].off;
+	return NULL;
+}
+
 unsigned int fmt_statx_mask(const struct fmt *f)
 {
 	return f->mask;

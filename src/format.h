@@ -108,6 +108,12 @@ enum {
 struct fmt *fmt_parse(const char *text, enum fmt_mode mode, unsigned int flags);
 struct fmt *fmt_free(struct fmt *f);
 
+/*
+ * The message GNU stat gives for the format's invalid directive ("'%5%'"
+ * as written), or NULL when it has none.  Rendering stops there.
+ */
+const char *fmt_invalid(const struct fmt *f);
+
 /* The statx fields and FMT_NEED_* lookups that rendering @f needs. */
 unsigned int fmt_statx_mask(const struct fmt *f);
 unsigned int fmt_needs(const struct fmt *f);

@@ -72,6 +72,7 @@ BATS_TESTS = \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/xstat/gnu-compat.bats \
+	tests/xstat/format-fuzz.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats
 
@@ -99,6 +100,7 @@ EXTRA_DIST += \
 	tests/fuzz/fuzz.h \
 	tests/fuzz/corpus \
 	tests/fuzz/argv.c \
+	tests/fuzz/format.c \
 	tests/fuzz/json.c \
 	tests/fuzz/parse.c \
 	tests/fuzz/quote.c \
