@@ -73,6 +73,8 @@ BATS_TESTS = \
 	tests/lib/fflags.bats \
 	tests/xstat/gnu-compat.bats \
 	tests/xstat/format-fuzz.bats \
+	tests/xstat/filesystems.bats \
+	tests/xstat/cost.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats
 
