@@ -345,16 +345,22 @@ static bool kept_before(struct setfattrs_control *ctl, const struct plan *p, con
 }
 
 /*
- * After a change that was read back and stuck: the bits it set are kept
- * here.  A clear proves nothing (the bit may never have been set), so a
- * clear is trusted only for a bit seen set and kept before.
+ * After a change that was written (the library returned 1), read back and
+ * stuck: the bits it set are kept here.  A clear proves something only
+ * when it was the whole change: then the bit was set before (else nothing
+ * would have been written), so this filesystem holds it.  A clear among
+ * other bits may have found its bit clear already, and proves nothing.
  */
 static void kept_seen(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
 {
 	struct kept_entry *k = kept_for(ctl, p);
+	uint32_t x = c->xset | c->xclear;
 
-	if (k != NULL)
-		k->bits |= c->xset & KEPT_TRUSTED;
+	if (k == NULL)
+		return;
+	k->bits |= c->xset & KEPT_TRUSTED;
+	if (c->xset == 0 && (x & (x - 1)) == 0)
+		k->bits |= x & KEPT_TRUSTED;
 }
 
 /* Apply @c, the planned kernel flags in it; false when something failed (and said). */

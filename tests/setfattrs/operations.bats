@@ -338,18 +338,22 @@ setfattrs: cannot set 'nocompress' on 'f': the ext4 filesystem did not keep it (
 		cd "$D" && touch f g h && mkdir d || exit 1
 		strace -qq -o ../t1 setfattrs +nodump f g h d
 		strace -qq -o ../t2 setfattrs -nodump,noatime f g h
+		setfattrs +d f g h
+		strace -qq -o ../t4 setfattrs -nodump f g h
 		strace -qq -o ../t3 setfattrs +nodump,projinherit d
-		grep -c "^syscall_0x1d4" ../t1 ../t2
+		grep -c "^syscall_0x1d4" ../t1 ../t2 ../t4
 		grep -c "^syscall_0x1d5" ../t1 ../t2
 		lsattr -d f g h d | cut -c1-8'
 	# f read, written, read back; g and h read and written; d (another type) read back again.
 	assert_equal "${lines[0]}" '../t1:6'
 	# -nodump,noatime: noatime was never seen kept: every file is read back.
 	assert_equal "${lines[1]}" '../t2:6'
-	assert_equal "${lines[2]}" '../t1:4'
-	assert_equal "${lines[3]}" '../t2:3'
-	assert_equal "${lines[4]}" '--------'
-	assert_equal "${lines[7]}" '------d-'
+	# -nodump alone, written: nodump was set, so the filesystem holds it: read back once.
+	assert_equal "${lines[2]}" '../t4:4'
+	assert_equal "${lines[3]}" '../t1:4'
+	assert_equal "${lines[4]}" '../t2:3'
+	assert_equal "${lines[5]}" '--------'
+	assert_equal "${lines[8]}" '------d-'
 }
 
 @test "ext4: the fattrs flags, checked with getfattr" {
