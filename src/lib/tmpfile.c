@@ -177,9 +177,14 @@ static int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 static int reclaim(int dirfd, const char *path)
 {
 	struct stat mine, there;
-	int fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	int r = -EEXIST;
+	int fd, r = -EEXIST;
 
+	/* Never open what is not a regular file (a device's open can do things). */
+	if (fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -EEXIST;
+	if (!S_ISREG(there.st_mode))
+		return -EEXIST;
+	fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -EEXIST;
 	if (fstat(fd, &mine) == 0 && S_ISREG(mine.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {

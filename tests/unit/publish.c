@@ -592,7 +592,7 @@ static void test_publish__reclaims_only_dead_writers_names(void)
 	int fd;
 	ino_t live;
 
-	if (skip_unless(have_tmpfile && hidden != NULL, 7, NO_TMPFILE)) {
+	if (skip_unless(have_tmpfile && hidden != NULL, 9, NO_TMPFILE)) {
 		free(hidden);
 		return;
 	}
@@ -623,13 +623,19 @@ static void test_publish__reclaims_only_dead_writers_names(void)
 	       "and a directory by that name too");
 	tf = fattrs_tmpfile_free(tf);
 	(void)unlinkat(topfd, hidden, AT_REMOVEDIR);
+	(void)mkfifoat(topfd, hidden, 0600);
+	tf = new_unnamed("fifo");
+	tap_ok(tf != NULL && fattrs_tmpfile_publish(tf, "name", NULL, 0) == 0 && count_hidden() == 1,
+	       "and a fifo by that name (never opened: it is not a regular file)");
+	tf = fattrs_tmpfile_free(tf);
+	(void)unlinkat(topfd, hidden, 0);
 	free(hidden);
 	left_only("name", NULL);
 }
 
 int main(void)
 {
-	if (!top_plan(top_make("publish"), 97 + 4 + 9 + 8))
+	if (!top_plan(top_make("publish"), 97 + 4 + 9 + 9))
 		return 1;
 	have_tmpfile = top_has_tmpfile();
 	test_publish__unnamed_as_new_name();
