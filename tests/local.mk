@@ -102,6 +102,7 @@ EXTRA_DIST += \
 	tests/fuzz/fuzz.h \
 	tests/fuzz/corpus \
 	tests/fuzz/argv.c \
+	tests/fuzz/flagops.c \
 	tests/fuzz/format.c \
 	tests/fuzz/json.c \
 	tests/fuzz/parse.c \
