@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# bench/xstat.sh: xstat as a GNU stat drop-in over 100,000 files, against GNU stat through xargs,
+# find -printf and the floor, a bare C statx loop (bench/src/stat-loop.c), in one run. A benchmark,
+# not a test: it exits 0 once it has measured (1 only when it cannot run), and prints PASS/MISS.
+#
+#   cd BUILD && bash /path/to/fattrs/bench/xstat.sh     # uses ./src/xstat (or XSTAT=/path)
+#   QUICK=1 bash ../bench/xstat.sh                       # smoke run, seconds
+#
+# What it measures, on a fresh tmpfs (as root, in a private mount namespace; not root: in the work
+# dir) holding NDIRS x PER empty-ish files:
+#  1. Time per file, interleaved rounds (round r starts at case r mod n), wall time of the whole
+#     command from $EPOCHREALTIME, ratios paired (median over rounds of case / reference measured in
+#     the same round). Every command runs in the corpus on relative names, output to /dev/null.
+#       (a) stat-loop LIST                               the floor: statx + hand-formatted line
+#       (x) xstat -c '%n %s %Y' --files0-from=LIST       one process
+#       (c) xargs -0 stat -c '%n %s %Y' <LIST            GNU stat 9.1
+#       (e) find . -type f -printf '%p %s %T@\n'         findutils (fractional %T@: more digits)
+#       (xd) xargs -0 xstat-as-stat <DLIST               GNU's default output, xstat linked as stat
+#       (d) xargs -0 stat <DLIST                         GNU's default output (re-reads passwd/group)
+#     (d) and (xd) run on the first DSUB directories only (GNU's default output is slow); their
+#     figures are per file, so they compare directly.
+#  2. One file's start-up: STARTS runs of `stat FILE` and of xstat linked as stat, interleaved.
+#  3. Syscalls per file from a full trace (strace -f -qq -o FILE, one line per call): xstat at
+#     N/10 and 2N/10 files, the slope; and which calls they are.
+#  4. Output check: xstat's bytes against GNU stat's for the same format and files.
+#
+# Environment: XSTAT (binary), NDIRS (100), PER (1000), DSUB (10), ROUNDS (5, +1 warm-up),
+# STARTS (300), QUICK=1 (NDIRS=10, DSUB=2, ROUNDS=2, STARTS=50), CC.
+set -euo pipefail
+export LC_ALL=C
+
+SELF=$(realpath "${BASH_SOURCE[0]}")
+BENCH_DIR=$(dirname "$SELF")
+# shellcheck disable=SC2034 # used by lib.sh
+BENCH_NAME=xstat.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$BENCH_DIR/lib.sh"
+
+private_ns XSTAT_BENCH_NS "$@"
+
+NDIRS=${NDIRS:-100}
+PER=${PER:-1000}
+DSUB=${DSUB:-10}
+ROUNDS=${ROUNDS:-5}
+STARTS=${STARTS:-300}
+if [[ ${QUICK:-0} == 1 ]]; then
+	NDIRS=10 DSUB=2 ROUNDS=2 STARTS=50
+fi
+N=$((NDIRS * PER))
+
+if [[ -z ${XSTAT:-} ]]; then
+	for c in ./src/xstat "$BENCH_DIR/../src/xstat"; do
+		[[ -x $c ]] && { XSTAT=$c; break; }
+	done
+fi
+[[ -n ${XSTAT:-} && -x $XSTAT ]] || die "no xstat: run from the build dir, or set XSTAT=/path/to/xstat"
+XSTAT=$(realpath "$XSTAT")
+GNU_STAT=$(type -P stat)
+"$GNU_STAT" --version | head -1 | grep -q 'GNU coreutils' || die "$GNU_STAT is not GNU stat"
+need_tools strace xargs find awk "${CC:-cc}"
+
+bench_workdir xstat
+build_c stat-loop
+LOOP=$WORK/bin/stat-loop
+# xstat under the name "stat", for GNU's default output and messages
+mkdir -p "$WORK/as-stat"
+ln -s "$XSTAT" "$WORK/as-stat/stat"
+XAS=$WORK/as-stat/stat
+
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
+echo "# xstat against GNU stat: bench/xstat.sh"
+echo
+echo "machine: $(machine)"
+echo "xstat: $XSTAT; $("$GNU_STAT" --version | head -1); $(find . -maxdepth 0 --version | head -1)"
+
+C=$WORK/mnt/tmpfs
+if ((ROOT)); then
+	mount_fs tmpfs "$C" 1024
+	echo "corpus: fresh tmpfs, $NDIRS dirs x $PER files = $N, 1-64 bytes each"
+else
+	mkdir -p "$C"
+	echo "NOT ROOT: corpus in $C ($("$GNU_STAT" -f -c %T "$C")), $N files"
+fi
+for ((d = 0; d < NDIRS; d++)); do
+	dir=$(printf 'd%03d' "$d")
+	mkdir "$C/$dir"
+	(cd "$C/$dir" && for ((i = 0; i < PER; i++)); do printf '%*s' $((i % 64 + 1)) '' >"f$i"; done)
+done
+L=$WORK/list
+DL=$WORK/dlist
+(cd "$C" && find . -mindepth 2 -type f -printf '%P\0') >"$L"
+(cd "$C" && find $(seq -f 'd%03g' 0 $((DSUB - 1))) -type f -print0) >"$DL"
+ND=$(tr -cd '\0' <"$DL" | wc -c)
+echo "lists: $(tr -cd '\0' <"$L" | wc -c) names; default-output subset: $ND names"
+
+FMT='%n %s %Y'
+CASES=(a x c e xd d)
+declare -A CMD=(
+	[a]="'$LOOP' '$L'"
+	[x]="'$XSTAT' -c '$FMT' --files0-from='$L'"
+	[c]="xargs -0 '$GNU_STAT' -c '$FMT' <'$L'"
+	[e]="find . -type f -printf '%p %s %T@\\n'"
+	[xd]="xargs -0 '$XAS' <'$DL'"
+	[d]="xargs -0 '$GNU_STAT' <'$DL'"
+)
+declare -A LABEL=(
+	[a]="(a) C statx loop, hand-formatted (floor)"
+	[x]="**xstat -c '%n %s %Y' --files0-from=L**"
+	[c]="(c) xargs -0 stat -c '%n %s %Y'"
+	[e]="(e) find . -printf '%p %s %T@'"
+	[xd]="**xargs -0 xstat-as-stat (GNU default output)**"
+	[d]="(d) xargs -0 stat (GNU default output)"
+)
+declare -A COUNT=([a]=$N [x]=$N [c]=$N [e]=$N [xd]=$ND [d]=$ND)
+
+# ------------------------------------------------------------------ 4. the output check (first: a
+# wrong answer makes the times meaningless)
+check=PASS
+(cd "$C" && xargs -0 "$GNU_STAT" -c "$FMT" <"$L") >"$WORK/gnu.out"
+(cd "$C" && "$XSTAT" -c "$FMT" --files0-from="$L") >"$WORK/xstat.out"
+cmp -s "$WORK/gnu.out" "$WORK/xstat.out" || check="FAIL (xstat -c output differs from GNU stat)"
+(cd "$C" && xargs -0 "$GNU_STAT" <"$DL") >"$WORK/gnu.def"
+(cd "$C" && xargs -0 "$XAS" <"$DL") >"$WORK/xstat.def"
+cmp -s "$WORK/gnu.def" "$WORK/xstat.def" || check="FAIL (the default output differs from GNU stat)"
+(cd "$C" && "$LOOP" "$L") | cmp -s - "$WORK/gnu.out" || check="FAIL (the C loop's output differs)"
+res check "$check"
+
+# ------------------------------------------------------------------ 1. time per file
+RAW=$WORK/raw
+: >"$RAW"
+run_case() {
+	local k=${CASES[$1]} r=$2 t0 t1
+	t0=$EPOCHREALTIME
+	(cd "$C" && eval "${CMD[$k]}" >/dev/null)
+	t1=$EPOCHREALTIME
+	((r < 0)) || awk -v k="$k" -v r="$r" -v a="$t0" -v b="$t1" -v n="${COUNT[$k]}" \
+		'BEGIN { printf "%s %d %.1f\n", k, r, (b - a) * 1e9 / n }' >>"$RAW"
+}
+interleave "$ROUNDS" "${#CASES[@]}" run_case
+
+echo
+echo "## 1. Time per file (tmpfs, $ROUNDS rounds + warm-up, paired ratios: median over rounds)"
+echo
+{
+	for k in "${CASES[@]}"; do printf 'L %s\t%s\n' "$k" "${LABEL[$k]}"; done
+	cat "$RAW"
+} | awk "$(awk_stats)"'
+	function per(c, r) { return w[c, r] }
+	/^L / { sub(/^L /, ""); split($0, f, "\t"); lab[f[1]] = f[2]; order[++no] = f[1]; next }
+	{ w[$1, $2] = $3; have[$1] = 1; if ($2 + 1 > nr) nr = $2 + 1 }
+	END {
+		printf "| case | ns per file (median) | x floor (a), paired | x xargs stat -c (c), paired |\n|---|---:|---:|---:|\n"
+		for (i = 1; i <= no; i++) {
+			c = order[i]; m = 0
+			for (r = 0; r < nr; r++) v[++m] = w[c, r]
+			printf "| %s | %.0f | %.2f | %.2f |\n", lab[c], median(v, m), ratio(c, "a"), ratio(c, "c")
+			printf "ns.%s %.0f\n", c, median(v, m) > "/dev/stderr"
+		}
+		printf "ratio.x.a %.3f\nratio.x.c %.3f\nratio.xd.d %.3f\nratio.x.e %.3f\n", ratio("x", "a"), ratio("x", "c"), ratio("xd", "d"), ratio("x", "e") > "/dev/stderr"
+	}' 2>>"$RES"
+
+# ------------------------------------------------------------------ 2. one file's start-up
+F1=$C/d000/f1
+: >"$WORK/starts"
+start_case() {
+	local r=$2 t0 t1 k
+	case $1 in 0) k=gnu ;; 1) k=xstat ;; esac
+	t0=$EPOCHREALTIME
+	if [[ $k == gnu ]]; then "$GNU_STAT" "$F1" >/dev/null; else "$XAS" "$F1" >/dev/null; fi
+	t1=$EPOCHREALTIME
+	((r < 0)) || awk -v k="$k" -v r="$r" -v a="$t0" -v b="$t1" 'BEGIN { printf "%s %d %.1f\n", k, r, (b - a) * 1e6 }' >>"$WORK/starts"
+}
+interleave "$STARTS" 2 start_case
+echo
+echo "## 2. One file, default output: $STARTS runs each, interleaved"
+echo
+awk "$(awk_stats)"'
+	function per(c, r) { return w[c, r] }
+	{ w[$1, $2] = $3; have[$1] = 1; if ($2 + 1 > nr) nr = $2 + 1 }
+	END {
+		for (c in have) { m = 0; for (r = 0; r < nr; r++) v[++m] = w[c, r]; med[c] = median(v, m) }
+		printf "| command | us per run (median) |\n|---|---:|\n| stat FILE (GNU) | %.0f |\n| xstat linked as stat, FILE | %.0f |\n\n", med["gnu"], med["xstat"]
+		printf "paired ratio xstat / GNU stat: %.3f\n", ratio("xstat", "gnu")
+		printf "ratio.start %.3f\n", ratio("xstat", "gnu") > "/dev/stderr"
+	}' "$WORK/starts" 2>>"$RES"
+
+# ------------------------------------------------------------------ 3. syscalls per file
+echo
+echo "## 3. System calls (full trace: strace -f -qq -o FILE, one line per call)"
+echo
+n1=$((N / 10)) n2=$((2 * N / 10))
+awk -v RS='\0' -v ORS='\0' -v n="$n1" 'NR <= n' "$L" >"$WORK/l1"
+awk -v RS='\0' -v ORS='\0' -v n="$n2" 'NR <= n' "$L" >"$WORK/l2"
+(cd "$C" && strace -f -qq -o "$WORK/t1" "$XSTAT" -c "$FMT" --files0-from="$WORK/l1" >/dev/null)
+(cd "$C" && strace -f -qq -o "$WORK/t2" "$XSTAT" -c "$FMT" --files0-from="$WORK/l2" >/dev/null)
+c1=$(wc -l <"$WORK/t1") c2=$(wc -l <"$WORK/t2")
+s1=$(grep -c ' statx(' "$WORK/t1") s2=$(grep -c ' statx(' "$WORK/t2")
+per=$(awk -v a="$c1" -v b="$c2" -v n1="$n1" -v n2="$n2" 'BEGIN { printf "%.3f", (b - a) / (n2 - n1) }')
+sper=$(awk -v a="$s1" -v b="$s2" -v n1="$n1" -v n2="$n2" 'BEGIN { printf "%.3f", (b - a) / (n2 - n1) }')
+fixed=$(awk -v a="$c1" -v p="$per" -v n1="$n1" 'BEGIN { printf "%.0f", a - p * n1 }')
+echo "xstat -c '$FMT' --files0-from: $per calls per file, of which $sper statx; $fixed calls of start-up and list reading"
+echo "calls by name at $n2 files: $(sed -E 's/^[0-9]+ +//; s/\(.*//' "$WORK/t2" | sort | uniq -c | sort -rn | awk '{ printf "%s %s, ", $2, $1 }' | sed 's/, $//')"
+(cd "$C" && strace -f -qq -o "$WORK/t3" "$XAS" d000/f1 >/dev/null)
+echo "one 'stat FILE' (xstat as stat, default output): $(wc -l <"$WORK/t3") calls; GNU stat: $(cd "$C" && strace -f -qq -o "$WORK/t4" "$GNU_STAT" d000/f1 >/dev/null; wc -l <"$WORK/t4") calls"
+res calls.per "$per"
+res statx.per "$sper"
+
+# ------------------------------------------------------------------ 5. summary
+LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
+verdict() { awk -v v="$1" -v op="$2" -v lim="$3" 'BEGIN { ok = (op == "<=") ? (v <= lim) : (v >= lim); print (v == "" || v < 0) ? "n/a" : (ok ? "PASS" : "MISS") }'; }
+echo
+echo "## Summary"
+echo
+echo "| target | measured | limit | |"
+echo "|---|---:|---:|---|"
+v=$(get ratio.x.a); echo "| xstat -c --files0-from x C statx loop (paired) | $v | <= 1.30 | $(verdict "$v" '<=' 1.30) |"
+v=$(get ratio.x.c); echo "| xstat -c --files0-from x xargs stat -c (paired) | $v | < 1.00 | $(verdict "$v" '<=' 0.999) |"
+v=$(get statx.per); echo "| statx per file | $v | 1 | $(verdict "$v" '<=' 1.0) |"
+v=$(get ratio.start); echo "| one file's start-up, xstat as stat x stat (paired) | $v | <= 1.00 | $(verdict "$v" '<=' 1.00) |"
+v=$(get ratio.xd.d); echo "| GNU default output, xstat as stat x GNU stat (paired) | $v | <= 0.333 (3x faster) | $(verdict "$v" '<=' 0.3334) |"
+echo "| output identical to GNU stat's | $(get check) | | |"
+echo
+echo "ns per file: floor $(get ns.a), xstat $(get ns.x), xargs stat -c $(get ns.c), find -printf $(get ns.e), default output: xstat-as-stat $(get ns.xd), GNU stat $(get ns.d)"
+ncpu=$(nproc)
+if awk -v a="$LOAD_START" -v b="$LOAD_END" -v n="$ncpu" 'BEGIN { exit !(a > n || b > n) }'; then
+	echo
+	echo "WARNING: load average $LOAD_START at the start, $LOAD_END at the end, on $ncpu CPUs: the times are not reliable (the counts are)"
+fi
