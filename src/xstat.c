@@ -154,6 +154,7 @@ static int env_quoting_style(void)
 
 struct run {
 	const struct xstat_control *ctl;
+	bool stdin_closed;	/* descriptor 0 was closed at start (cli_init puts /dev/null there) */
 	struct fmt *fmt, *fmt_dev;	/* fmt_dev: for block and character devices */
 	unsigned int mask;
 	const char *trailer;
@@ -174,7 +175,10 @@ static bool do_stat(struct run *r, const char *name)
 		path = "";
 		flags = AT_EMPTY_PATH;
 	}
-	e = fattrs_statx(dirfd, path, flags | r->ctl->sync_flags, r->mask, &stx);
+	if (dirfd == STDIN_FILENO && r->stdin_closed)
+		e = -EBADF;	/* as GNU stat finds it, not the /dev/null standing in */
+	else
+		e = fattrs_statx(dirfd, path, flags | r->ctl->sync_flags, r->mask, &stx);
 	if (e < 0) {
 		if (dirfd == STDIN_FILENO)
 			cli_warn(-e, _("cannot stat standard input"));
@@ -267,6 +271,13 @@ int main(int argc, const char **argv)
 	bool ok = true;
 	int rc, i;
 
+	/* "-" is standard input: see whether it is open before cli_init() fills the gap. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0) {
+			r.stdin_closed = fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF;
+			break;
+		}
+	}
 	cli_init(argv[0]);
 	pc = cli_popt_context(argc, argv, options, "[OPTION...] FILE...");
 	while ((rc = poptGetNextOpt(pc)) > 0) {

@@ -31,13 +31,20 @@ stat_compat_setup() {
 }
 
 # same_as_gnu ARG...: see above.  $STAT_STDIN, if set, is a file both read
-# as standard input.
+# as standard input ("closed": both start with descriptor 0 closed).
 same_as_gnu() {
 	local out=$STAT_CMP_DIR/same gs os in=${STAT_STDIN:-/dev/null}
-	PATH=$STAT_GNU_DIR:$PATH stat "$@" <"$in" >"$out.gout" 2>"$out.gerr"
-	gs=$?
-	PATH=$STAT_OURS_DIR:$PATH stat "$@" <"$in" >"$out.oout" 2>"$out.oerr"
-	os=$?
+	if [[ $in == closed ]]; then
+		PATH=$STAT_GNU_DIR:$PATH stat "$@" <&- >"$out.gout" 2>"$out.gerr"
+		gs=$?
+		PATH=$STAT_OURS_DIR:$PATH stat "$@" <&- >"$out.oout" 2>"$out.oerr"
+		os=$?
+	else
+		PATH=$STAT_GNU_DIR:$PATH stat "$@" <"$in" >"$out.gout" 2>"$out.gerr"
+		gs=$?
+		PATH=$STAT_OURS_DIR:$PATH stat "$@" <"$in" >"$out.oout" 2>"$out.oerr"
+		os=$?
+	fi
 	if ! cmp -s "$out.gout" "$out.oout" || ! cmp -s "$out.gerr" "$out.oerr" || ((gs != os)); then
 		printf 'differs from GNU stat: stat'
 		printf ' %q' "$@"

@@ -135,6 +135,11 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	STAT_STDIN=$FIX/chardev run -0 same_as_gnu - regular
 	run -0 same_as_gnu -f -
 	run -0 same_as_gnu -f -c %n - regular
+	# Closed: GNU stat reports EBADF; xstat must too, though the tools
+	# open /dev/null on a closed descriptor 0 at start.
+	STAT_STDIN=closed run -0 same_as_gnu - regular
+	STAT_STDIN=closed run -0 same_as_gnu -c %n regular -
+	STAT_STDIN=closed run -0 same_as_gnu -c %n regular
 }
 
 @test "-f: every file-system directive, flags and widths, default and terse" {
