@@ -6,6 +6,7 @@
 #ifndef FATTRS_CLI_H
 #define FATTRS_CLI_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,7 +29,16 @@ enum {
 /* The basename of argv[0], as messages and --help show it. */
 extern const char *program_name;
 
-/* Set program_name and the locale; check stdout at exit. */
+/*
+ * Call first in main().  Sets program_name and the locale, and makes the
+ * process safe from what it inherited (cli_inherit_init()): a closed
+ * descriptor 0, 1 or 2 gets /dev/null opened for the wrong direction, so
+ * that no file of ours ever takes those numbers and using them fails with
+ * EBADF; the signal dispositions and mask are recorded for
+ * cli_exec_restore().  At exit, stdout and stderr are checked as gnulib's
+ * close_stdout() does: output that was lost is "write error", exit 1; a
+ * closed stderr with nothing written to it is no failure.
+ */
 void cli_init(const char *argv0);
 
 /* "PROG: MESSAGE" or "PROG: MESSAGE: strerror(err)" on stderr (err 0: none). */
@@ -45,6 +55,13 @@ void cli_usage_error(const char *fmt, ...);
 
 /* Just the "Try 'PROG --help' for more information." line. */
 void cli_try_help(void);
+
+/*
+ * Whether a message lost to a closed or failing stderr makes the exit
+ * status 1 (the default, as in GNU tools).  A mode whose exit status
+ * tells what it did (tmpcreate -o: FILE was written or not) turns it off.
+ */
+void cli_lost_messages_fail(bool fail);
 
 /*
  * Close stdout now and report a failure as "PROG: write error: ..." (when
@@ -142,8 +159,10 @@ int cli_parse_mode(const char *word, mode_t *ret_mode);
 /* ---- running a COMMAND (src/command.c) ---- */
 
 /*
- * Start COMMAND with its stdout on @out_fd (-1: inherited).  An exec
- * failure comes back through a close-on-exec pipe as its errno.
+ * Start COMMAND with its stdout on @out_fd (-1: inherited), and with what
+ * the program inherited (cli_exec_restore()); while it runs, the handler
+ * of cli_fatal_signals() passes signals on to it.  An exec failure comes
+ * back through a close-on-exec pipe as its errno.
  * Returns the child's pid, or -1 with *ret_exit set (125, 126 or 127) and
  * the error reported.
  */
@@ -151,6 +170,40 @@ pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit);
 
 /* Wait for COMMAND: its exit status as a shell reports it (128 + signal when killed). */
 int cli_command_wait(pid_t pid);
+
+/* ---- what the process inherited (src/inherit.c) ---- */
+
+/* The start-up part of cli_init(), for programs that set up the rest themselves. */
+void cli_inherit_init(void);
+
+/* Was descriptor @fd (0, 1 or 2) closed when the program started? */
+bool cli_fd_was_closed(int fd);
+
+/* Was @sig ignored when the program started (nohup, trap '' SIG, background jobs)? */
+bool cli_signal_was_ignored(int sig);
+
+/*
+ * Die cleanly on SIGHUP, SIGINT, SIGTERM and SIGPIPE, each unless it was
+ * ignored at start-up (no handler ever replaces an inherited SIG_IGN): pass
+ * the signal on to the COMMAND running (not SIGPIPE, nor a signal from the
+ * terminal, which reached COMMAND already), call @cleanup (which must be
+ * async-signal-safe; NULL: none), then die of the signal.
+ */
+void cli_fatal_signals(void (*cleanup)(void));
+
+/* Block the signals of cli_fatal_signals(); the old mask in *@ret_old. */
+void cli_fatal_signals_block(sigset_t *ret_old);
+
+/* Tell the fatal-signal handler which COMMAND runs (0: none). */
+void cli_command_running(pid_t pid);
+
+/*
+ * Just before exec (in a child after fork, or in place of the program):
+ * give back exactly what the program inherited: close the descriptors
+ * that were closed, put back each signal's disposition (SIG_IGN where it
+ * was ignored, else SIG_DFL) and the signal mask.  Async-signal-safe.
+ */
+void cli_exec_restore(void);
 
 /* ---- JSON (one object per line) ---- */
 

@@ -14,57 +14,68 @@
 #include <unistd.h>
 
 #include "cli.h"
-/*
- * Start COMMAND with its stdout on @out_fd (-1: inherited).  An exec
- * failure comes back through a close-on-exec pipe as its errno.
- * Returns the child's pid, or -1 with *ret_exit set (126 or 127) and the
- * error reported.
- */
 pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit)
 {
 	int errpipe[2];
 	int err = 0;
+	sigset_t old;
 	pid_t pid;
+	ssize_t n;
 
 	if (pipe2(errpipe, O_CLOEXEC) < 0) {
 		cli_warn(errno, _("cannot run %s"), cli_quote(cmd[0]));
 		*ret_exit = CLI_EXIT_CANCELED;
 		return -1;
 	}
+	/* No signal between fork and cli_command_running() goes unforwarded. */
+	cli_fatal_signals_block(&old);
 	pid = fork();
 	if (pid == 0) {
 		(void)close(errpipe[0]);
+		/* Our handlers go before the mask that kept them from running here. */
+		cli_exec_restore();
 		if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 || close(out_fd) < 0))
 			_exit(CLI_EXIT_CANCELED);
-		(void)signal(SIGPIPE, SIG_DFL);
 		execvp(cmd[0], (char *const *)(uintptr_t)cmd);
 		err = errno;
 		(void)!write(errpipe[1], &err, sizeof(err));
 		_exit(err == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE);
 	}
+	err = errno;
+	if (pid > 0)
+		cli_command_running(pid);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	(void)close(errpipe[1]);
 	if (pid < 0) {
-		cli_warn(errno, _("cannot run %s"), cli_quote(cmd[0]));
+		cli_warn(err, _("cannot run %s"), cli_quote(cmd[0]));
 		(void)close(errpipe[0]);
 		*ret_exit = CLI_EXIT_CANCELED;
 		return -1;
 	}
-	if (read(errpipe[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
-		(void)close(errpipe[0]);
-		(void)waitpid(pid, NULL, 0);
+	err = 0;
+	while ((n = read(errpipe[0], &err, sizeof(err))) < 0 && errno == EINTR)
+		continue;
+	(void)close(errpipe[0]);
+	if (n == (ssize_t)sizeof(err)) {
+		(void)cli_command_wait(pid);
 		cli_warn(err, _("cannot run %s"), cli_quote(cmd[0]));
 		*ret_exit = err == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE;
 		return -1;
 	}
-	(void)close(errpipe[0]);
 	return pid;
 }
 
-/* COMMAND's exit status as a shell reports it (128 + signal when killed). */
 int cli_command_wait(pid_t pid)
 {
+	siginfo_t info;
 	int st;
 
+	/* Ended but not yet reaped: the signal handler stops using its pid first. */
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0) {
+		if (errno != EINTR)
+			break;
+	}
+	cli_command_running(0);
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			return CLI_EXIT_CANCELED;

@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += %D%/libcli.la
 	%D%/command.c \
 	%D%/format.c \
 	%D%/format.h \
+	%D%/inherit.c \
 	%D%/json.c \
 	%D%/msg.c \
 	%D%/options.c \

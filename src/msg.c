@@ -15,12 +15,33 @@
 
 const char *program_name = "fattrs";
 static bool stdout_closed;
+static bool lost_messages_fail = true;
+
+/*
+ * fclose(@f), failing (false, errno set, 0 if unknown) as gnulib's
+ * close_stream() does: if anything written was lost; EBADF from a stream
+ * nothing was written to is not a failure.
+ */
+static bool close_stream(FILE *f)
+{
+	bool had_error = ferror(f) != 0;
+	size_t pending = __fpending(f);
+	bool fail = fclose(f) != 0;
+
+	if (had_error || (fail && (pending != 0 || errno != EBADF))) {
+		if (!fail)
+			errno = 0;
+		return false;
+	}
+	return true;
+}
 
 static void close_stdout_atexit(void)
 {
 	if (!stdout_closed && !cli_close_stdout(true))
 		_exit(CLI_EXIT_FAILURE);
-	if (fclose(stderr) != 0)
+	/* A message that could not be written is a failure; a closed stderr alone is not. */
+	if (!close_stream(stderr) && lost_messages_fail)
 		_exit(CLI_EXIT_FAILURE);
 }
 
@@ -28,6 +49,7 @@ void cli_init(const char *argv0)
 {
 	const char *slash = argv0 != NULL ? strrchr(argv0, '/') : NULL;
 
+	cli_inherit_init();
 	if (argv0 != NULL && *argv0 != '\0')
 		program_name = slash != NULL ? slash + 1 : argv0;
 	(void)setlocale(LC_ALL, "");
@@ -92,20 +114,19 @@ void cli_usage_error(const char *fmt, ...)
 	exit(CLI_EXIT_FAILURE);
 }
 
+void cli_lost_messages_fail(bool fail)
+{
+	lost_messages_fail = fail;
+}
+
 bool cli_close_stdout(bool report)
 {
-	bool had_error = ferror(stdout) != 0;
-	size_t pending = __fpending(stdout);
-	bool fail = fclose(stdout) != 0;
-	int err = errno;
+	bool ok = close_stream(stdout);
 
 	stdout_closed = true;
-	/* EBADF from a closed stdout is fine only if nothing was to be written. */
-	if (fail && !had_error && err == EBADF && pending == 0)
-		fail = false;
-	if ((had_error || fail) && report)
-		cli_warn(had_error && !fail ? 0 : err, _("write error"));
-	return !(had_error || fail);
+	if (!ok && report)
+		cli_warn(errno, _("write error"));
+	return ok;
 }
 
 void cli_version(void)

@@ -79,7 +79,7 @@ int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 			cli_die(CLI_EXIT_CANCELED, 0, _("memory exhausted"));
 	}
 	(void)fflush(stdout);
-	(void)signal(SIGPIPE, SIG_DFL);
+	cli_exec_restore();
 	execvp(argv[0], (char *const *)(uintptr_t)argv);
 	r = errno;
 	cli_warn(r, _("cannot run %s"), cli_quote(argv[0]));

@@ -213,25 +213,11 @@ const char *tmpdir_of(const struct tmpcreate_control *ctl)
 	return tmpdir_arg(ctl) != NULL ? tmpdir_arg(ctl) : env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
 }
 
-/* Held and scratch names are removed on these signals; unnamed files need nothing. */
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-
-static void cleanup_handler(int sig)
-{
-	fattrs_tmpfile_cleanup_signal();
-	(void)signal(sig, SIG_DFL);
-	(void)raise(sig);
-}
-
+/* Held and scratch names are removed on fatal signals; unnamed files need nothing. */
 void cleanup_on_signals(void)
 {
-	struct sigaction sa = { .sa_handler = cleanup_handler };
-
-	(void)sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		(void)sigaction(cleanup_signals[i], &sa, NULL);
+	cli_fatal_signals(fattrs_tmpfile_cleanup_signal);
 }
-
 
 /* -v: "PROG: WHAT 'NAME' with method M (why)". */
 void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *name)

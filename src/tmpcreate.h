@@ -64,7 +64,7 @@ const char *tmpdir_arg(const struct tmpcreate_control *ctl);
 /* The directory --tmpdir means: -p DIR, else $TMPDIR, else /tmp. */
 const char *tmpdir_of(const struct tmpcreate_control *ctl);
 
-/* Remove held and scratch names on SIGINT, SIGTERM, SIGHUP and SIGPIPE. */
+/* Remove held and scratch names on the fatal signals not ignored at start (cli_fatal_signals()). */
 void cleanup_on_signals(void);
 
 /* -v: "PROG: WHAT 'NAME' with method M (why)". */

@@ -66,6 +66,7 @@ BATS_TESTS = \
 	tests/tmpcreate/output.bats \
 	tests/tmpcreate/replace.bats \
 	tests/tmpcreate/scratch.bats \
+	tests/tmpcreate/inherit.bats \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
 	tests/setfattrs/filesystems.bats \
