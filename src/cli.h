@@ -115,14 +115,49 @@ int cli_popt_option_words(const struct poptOption *table, const char *w, const c
 /*
  * argv as popt must read it to follow getopt's conventions (what
  * cli_popt_context() gives popt): abbreviated long options written out,
- * and "=" added to an option whose argument is optional and not given.
- * Words after "--" and option arguments are left alone.  *@ret_argv has
- * @argc words and a NULL; free it with cli_argv_free().  Returns 0,
- * -EINVAL when argv[*@ret_bad] is an ambiguous abbreviation, or -ENOMEM.
+ * and "=" CLI_OPTARG_NONE added to an option whose argument is optional
+ * and not given (cli_popt_optarg() turns that back into NULL).  Words
+ * after "--" and option arguments are left alone.  *@ret_argv has @argc
+ * words and a NULL; free it with cli_argv_free().  Returns 0, -EINVAL when
+ * argv[*@ret_bad] is an ambiguous abbreviation, or -ENOMEM.
  */
 int cli_argv_rewrite(int argc, const char **argv, const struct poptOption *table,
 		     const char ***ret_argv, int *ret_bad);
 void cli_argv_free(int argc, const char **argv, const char **rewritten);
+
+/* What a bare optional-argument option carries after its '=' for popt. */
+#define CLI_OPTARG_NONE "\x1f(none)\x1f"
+
+/*
+ * cli_argv_rewrite() for a tool that runs a COMMAND: once one of the long
+ * options named in @command_opts (NULL-terminated, e.g. "output") is seen,
+ * the first operand starts COMMAND, and it and every word after it are
+ * left alone; *@ret_command is its index (0: no COMMAND mode, or no
+ * COMMAND).  Returns -EBADMSG, with the option at argv[*@ret_bad] and the
+ * operand before it at argv[*@ret_command], when such an option comes
+ * after an operand.
+ */
+int cli_argv_rewrite_command(int argc, const char **argv, const struct poptOption *table,
+			     const char *const *command_opts, const char ***ret_argv,
+			     int *ret_bad, int *ret_command);
+
+/*
+ * cli_popt_context() for a tool that runs a COMMAND: once one of the long
+ * options named in @command_opts (NULL-terminated; e.g. "output") has been
+ * given, the first operand starts COMMAND and ends the options, as with
+ * env(1), timeout(1) and nice(1): "tmpcreate -o f sort -n" runs "sort -n".
+ * "--" still works.  Such an option after the first operand is a usage
+ * error (that operand would otherwise have been taken for COMMAND's).
+ */
+poptContext cli_popt_context_command(int argc, const char **argv, const struct poptOption *table,
+				     const char *operands, const char *const *command_opts);
+
+/*
+ * The argument of an option with POPT_ARGFLAG_OPTIONAL (use this, never
+ * poptGetOptArg(), for those): NULL when it was given bare ("--backup"),
+ * else what follows '=' (possibly empty), malloc'd.
+ */
+char *cli_popt_optarg(poptContext pc);
 
 /* Report popt's error @rc in getopt's words, with the "Try" line; exit 1. */
 __attribute__((noreturn)) void cli_popt_fail(poptContext pc, int rc);
@@ -142,7 +177,8 @@ int cli_parse_word(const char *word, const char *const *words, size_t n);
 /*
  * A comma-separated list of words from @words[@n] (at most 32): bit i of
  * *@ret_bits for words[i].  Returns 0, or -EINVAL with the element that is
- * no word at *@ret_bad_off, *@ret_bad_len bytes long.
+ * no word at *@ret_bad_off, *@ret_bad_len bytes long: an empty list or an
+ * empty element (as in "a,,b") is an error, of length 0.
  */
 int cli_parse_list(const char *list, const char *const *words, size_t n,
 		   unsigned int *ret_bits, size_t *ret_bad_off, size_t *ret_bad_len);

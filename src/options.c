@@ -141,10 +141,29 @@ void cli_argv_free(int argc, const char **argv, const char **rewritten)
 	free(rewritten);
 }
 
-int cli_argv_rewrite(int argc, const char **argv, const struct poptOption *table,
-		     const char ***ret_argv, int *ret_bad)
+/* Is @o one of the long names in @command_opts (NULL-terminated; NULL: none)? */
+static bool starts_command(const struct poptOption *o, const char *const *command_opts)
+{
+	for (size_t i = 0; o != NULL && o->longName != NULL && command_opts != NULL &&
+			   command_opts[i] != NULL; i++) {
+		if (strcmp(o->longName, command_opts[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool is_operand(const char *w)
+{
+	return w[0] != '-' || w[1] == '\0';
+}
+
+int cli_argv_rewrite_command(int argc, const char **argv, const struct poptOption *table,
+			     const char *const *command_opts, const char ***ret_argv,
+			     int *ret_bad, int *ret_command)
 {
 	const char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+	int first_operand = 0, command = 0, late = 0;
+	bool command_mode = false;
 	int r = 0;
 
 	if (copy == NULL)
@@ -156,12 +175,22 @@ int cli_argv_rewrite(int argc, const char **argv, const struct poptOption *table
 		copy[i] = w;
 		if (i == 0)
 			continue;
-		if (strcmp(w, "--") == 0) {
+		if (strcmp(w, "--") == 0 || (command_mode && is_operand(w))) {
+			/* In COMMAND mode the first operand ends the options, as with env(1). */
+			if (command_mode)
+				command = strcmp(w, "--") == 0 ? i + 1 : i;
 			for (i++; i < argc; i++)
 				copy[i] = argv[i];
 			break;
 		}
-		if (w[0] == '-' && w[1] == '-') {
+		if (is_operand(w)) {
+			if (first_operand == 0)
+				first_operand = i;
+			continue;
+		}
+		if (w[1] == '-') {
+			const char *eq;
+
 			r = expand_long(table, w, &copy[i]);
 			if (r < 0) {
 				*ret_bad = i;
@@ -169,48 +198,83 @@ int cli_argv_rewrite(int argc, const char **argv, const struct poptOption *table
 				break;
 			}
 			w = copy[i];
-			if (strchr(w, '=') == NULL)
-				o = find_long(table, w + 2, strlen(w + 2));
+			eq = strchr(w, '=');
+			o = find_long(table, w + 2, eq != NULL ? (size_t)(eq - (w + 2)) : strlen(w + 2));
+			if (starts_command(o, command_opts)) {
+				if (first_operand != 0) {
+					late = i;
+					r = -EBADMSG;
+					break;
+				}
+				command_mode = true;
+			}
+			if (eq != NULL)
+				o = NULL;
 		}
 		if (o != NULL && (o->argInfo & POPT_ARGFLAG_OPTIONAL)) {
 			/* getopt: "--tmpdir DIR" is --tmpdir with no argument, then an operand. */
-			char *eq = malloc(strlen(w) + 2);
+			char *bare = malloc(strlen(w) + sizeof("=" CLI_OPTARG_NONE));
 
-			if (eq == NULL) {
+			if (bare == NULL) {
 				r = -ENOMEM;
 				break;
 			}
-			strcpy(eq, w);
-			strcat(eq, "=");
+			strcpy(bare, w);
+			strcat(bare, "=" CLI_OPTARG_NONE);
 			if (w != argv[i])
 				free((void *)(uintptr_t)w);	/* an expanded abbreviation */
-			copy[i] = eq;
+			copy[i] = bare;
 		} else if (o != NULL && takes_arg(o) && i + 1 < argc) {
 			copy[i + 1] = argv[i + 1];
 			i++;
-		} else if (w[0] == '-' && w[1] != '-' && w[1] != '\0') {
+		} else if (w[1] != '-') {
 			/* A cluster whose last option takes the next word as its argument. */
-			const struct poptOption *s = NULL;
+			const struct poptOption *sh = NULL;
 
 			for (const char *c = w + 1; *c != '\0'; c++) {
-				s = find_short(table, *c);
-				if (s == NULL || takes_arg(s))
+				sh = find_short(table, *c);
+				if (starts_command(sh, command_opts)) {
+					if (first_operand != 0) {
+						late = i;
+						r = -EBADMSG;
+						break;
+					}
+					command_mode = true;
+				}
+				if (sh == NULL || takes_arg(sh))
 					break;
 			}
-			if (s != NULL && takes_arg(s) && w[strlen(w) - 1] == s->shortName &&
+			if (r < 0)
+				break;
+			if (sh != NULL && takes_arg(sh) && w[strlen(w) - 1] == sh->shortName &&
 			    i + 1 < argc) {
 				copy[i + 1] = argv[i + 1];
 				i++;
 			}
 		}
 	}
+	if (r == -EBADMSG) {
+		/* The option that came too late, and the operand it came after. */
+		*ret_bad = late;
+		*ret_command = first_operand;
+	}
 	if (r < 0) {
 		/* Words not reached are NULL: free(NULL) does nothing. */
 		cli_argv_free(argc, argv, copy);
 		return r;
 	}
+	/* Only "--" with nothing after it: COMMAND mode, but no COMMAND. */
+	*ret_command = command_mode && command < argc ? command : 0;
 	*ret_argv = copy;
 	return 0;
+}
+
+int cli_argv_rewrite(int argc, const char **argv, const struct poptOption *table,
+		     const char ***ret_argv, int *ret_bad)
+{
+	int command;
+
+	return cli_argv_rewrite_command(argc, argv, table, NULL, ret_argv, ret_bad, &command);
 }
 
 /* The table popt was given, for the error messages. */
@@ -218,13 +282,13 @@ static const struct poptOption *parse_table;
 /* The rewritten argv, freed with the process. */
 static const char **argv_copy;
 
-poptContext cli_popt_context(int argc, const char **argv, const struct poptOption *table,
-			     const char *operands)
+poptContext cli_popt_context_command(int argc, const char **argv, const struct poptOption *table,
+				     const char *operands, const char *const *command_opts)
 {
 	poptContext pc;
-	int bad = 0;
+	int bad = 0, command = 0;
 
-	switch (cli_argv_rewrite(argc, argv, table, &argv_copy, &bad)) {
+	switch (cli_argv_rewrite_command(argc, argv, table, command_opts, &argv_copy, &bad, &command)) {
 	case 0:
 		break;
 	case -EINVAL: {
@@ -241,15 +305,37 @@ poptContext cli_popt_context(int argc, const char **argv, const struct poptOptio
 		cli_try_help();
 		exit(CLI_EXIT_FAILURE);
 	}
+	case -EBADMSG:
+		cli_usage_error(_("option %s must come before %s (COMMAND starts at the first operand)"),
+				cli_quote(argv[bad]), cli_quote(argv[command]));
 	default:
 		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 	}
 	parse_table = table;
-	pc = poptGetContext(PACKAGE_NAME, argc, argv_copy, table, 0);
+	/* COMMAND mode: popt stops at the first operand; it and all after are COMMAND. */
+	pc = poptGetContext(PACKAGE_NAME, argc, argv_copy, table,
+			    command > 0 ? POPT_CONTEXT_POSIXMEHARDER : 0);
 	if (pc == NULL)
 		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 	poptSetOtherOptionHelp(pc, operands);
 	return pc;
+}
+
+poptContext cli_popt_context(int argc, const char **argv, const struct poptOption *table,
+			     const char *operands)
+{
+	return cli_popt_context_command(argc, argv, table, operands, NULL);
+}
+
+char *cli_popt_optarg(poptContext pc)
+{
+	char *arg = poptGetOptArg(pc);
+
+	if (arg != NULL && strcmp(arg, CLI_OPTARG_NONE) == 0) {
+		free(arg);
+		return NULL;
+	}
+	return arg;
 }
 
 void cli_popt_fail(poptContext pc, int rc)

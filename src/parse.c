@@ -56,17 +56,15 @@ int cli_parse_list(const char *list, const char *const *words, size_t n,
 	for (;;) {
 		size_t len = strcspn(p, ",");
 
-		/* Empty elements are skipped. */
-		if (len > 0) {
-			int i = parse_word_n(p, len, words, n);
+		/* An empty list, or an empty element (",", "a,,b", "a,"), is no word. */
+		int i = parse_word_n(p, len, words, n);
 
-			if (i < 0 || i >= (int)(sizeof(bits) * 8)) {
-				*ret_bad_off = (size_t)(p - list);
-				*ret_bad_len = len;
-				return -EINVAL;
-			}
-			bits |= 1U << i;
+		if (i < 0 || i >= (int)(sizeof(bits) * 8)) {
+			*ret_bad_off = (size_t)(p - list);
+			*ret_bad_len = len;
+			return -EINVAL;
 		}
+		bits |= 1U << i;
 		if (p[len] == '\0')
 			break;
 		p += len + 1;

@@ -127,10 +127,20 @@ const char *const sync_words[] = {
 	[SYNC_FULL] = "full",
 };
 
+/* The options after which the first operand is COMMAND, and options end. */
+static const char *const command_options[] = { "output", "scratch", NULL };
+
 static void set_string(char **slot, poptContext pc)
 {
 	free(*slot);
 	*slot = poptGetOptArg(pc);
+}
+
+/* An option with an optional argument: NULL when given bare. */
+static void set_optarg(char **slot, poptContext pc)
+{
+	free(*slot);
+	*slot = cli_popt_optarg(pc);
 }
 
 /* The index of @word in @words, or a usage error naming --@option. */
@@ -151,7 +161,8 @@ static unsigned int parse_preserve(const char *list)
 	unsigned int bits;
 	size_t off, len;
 
-	if (list == NULL || *list == '\0')
+	/* Bare --preserve is all; an empty list, or an empty word in it, is a mistake (as cp says). */
+	if (list == NULL)
 		return FATTRS_PRESERVE_ALL;
 	if (cli_parse_list(list, preserve_words, ARRAY_SIZE(preserve_words), &bits, &off, &len) < 0) {
 		char *bad = strndup(list + off, len);
@@ -302,6 +313,21 @@ static void check_modes(const struct tmpcreate_control *ctl)
 		cli_usage_error(_("--json applies only to --probe"));
 }
 
+/*
+ * "--backup .orig" is --backup with the default suffix, then COMMAND
+ * ".orig": a COMMAND that reads as a suffix (it starts with '.' or '~' and
+ * has no slash) after a -b or --backup without one is refused, saying so.
+ */
+static void check_backup_suffix(const struct tmpcreate_control *ctl, bool backup_bare,
+				const char **cmd)
+{
+	if (!backup_bare || ctl->output == NULL || cmd == NULL || cmd[0] == NULL)
+		return;
+	if ((cmd[0][0] == '.' || cmd[0][0] == '~') && strchr(cmd[0], '/') == NULL)
+		cli_usage_error(_("%s looks like a backup suffix, not a COMMAND: a suffix only follows '=', as in --backup=SUFFIX (to run a COMMAND of that name, write ./NAME)"),
+				cli_quote(cmd[0]));
+}
+
 int main(int argc, const char **argv)
 {
 	struct tmpcreate_control ctl = {
@@ -311,14 +337,17 @@ int main(int argc, const char **argv)
 	};
 	poptContext pc;
 	char *word = NULL;
+	bool backup_bare = false;
 	int rc, status;
 
 	cli_init(argv[0]);
-	pc = cli_popt_context(argc, argv, options,
-			      "[OPTION...] [TEMPLATE]\n"
-			      "  or:  tmpcreate -o FILE [OPTION...] [-- COMMAND [ARG]...]\n"
-			      "  or:  tmpcreate --scratch [OPTION...] -- COMMAND [ARG]...\n"
-			      "  or:  tmpcreate --probe [OPTION...] [DIR]...");
+	/* -o and --scratch: options end at COMMAND, the first operand (as with env). */
+	pc = cli_popt_context_command(argc, argv, options,
+				      "[OPTION...] [TEMPLATE]\n"
+				      "  or:  tmpcreate -o FILE [OPTION...] [[--] COMMAND [ARG]...]\n"
+				      "  or:  tmpcreate --scratch [OPTION...] [--] COMMAND [ARG]...\n"
+				      "  or:  tmpcreate --probe [OPTION...] [DIR]...",
+				      command_options);
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
 		case OPT_DIRECTORY: ctl.directory = true; break;
@@ -330,7 +359,8 @@ int main(int argc, const char **argv)
 		case OPT_VERBOSE: ctl.verbose = true; break;
 		case OPT_SUFFIX: set_string(&ctl.suffix, pc); break;
 		case OPT_TMPDIR:
-			set_string(&ctl.tmpdir, pc);
+			/* Bare --tmpdir, or an empty one: $TMPDIR, else /tmp. */
+			set_optarg(&ctl.tmpdir, pc);
 			ctl.use_tmpdir = true;
 			break;
 		case OPT_METHOD:
@@ -343,11 +373,16 @@ int main(int argc, const char **argv)
 		case OPT_NO_DEREFERENCE: ctl.no_dereference = true; break;
 		case OPT_IF_CHANGED: ctl.if_changed = true; break;
 		case OPT_BACKUP:
-			set_string(&ctl.backup, pc);
-			if (ctl.backup == NULL || *ctl.backup == '\0') {
-				free(ctl.backup);
+			/* -b and a bare --backup: the default suffix (never the next word). */
+			set_optarg(&ctl.backup, pc);
+			backup_bare = ctl.backup == NULL;
+			if (backup_bare)
 				ctl.backup = strdup("~");
-			}
+			if (ctl.backup == NULL)
+				cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+			if (*ctl.backup == '\0')
+				cli_usage_error(_("invalid backup suffix %s: it must not be empty"),
+						cli_quote(ctl.backup));
 			if (strchr(ctl.backup, '/') != NULL)
 				cli_usage_error(_("invalid backup suffix %s, contains directory separator"),
 						cli_quote(ctl.backup));
@@ -358,7 +393,7 @@ int main(int argc, const char **argv)
 			ctl.mode_set = true;
 			break;
 		case OPT_PRESERVE:
-			set_string(&word, pc);
+			set_optarg(&word, pc);
 			ctl.preserve = parse_preserve(word);
 			ctl.preserve_set = true;
 			break;
@@ -376,6 +411,7 @@ int main(int argc, const char **argv)
 		cli_popt_fail(pc, rc);
 
 	check_modes(&ctl);
+	check_backup_suffix(&ctl, backup_bare, poptGetArgs(pc));
 	if (ctl.probe)
 		status = probe_main(&ctl, poptGetArgs(pc));
 	else if (ctl.output != NULL)

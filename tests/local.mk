@@ -67,6 +67,7 @@ BATS_TESTS = \
 	tests/tmpcreate/replace.bats \
 	tests/tmpcreate/scratch.bats \
 	tests/tmpcreate/inherit.bats \
+	tests/tmpcreate/argv.bats \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
 	tests/setfattrs/filesystems.bats \

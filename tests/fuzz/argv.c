@@ -8,7 +8,7 @@
  * that rewriting again changes nothing; and that popt then parses without
  * fault, each optional argument coming from "=", never from the next word.
  * Input: the words of argv after argv[0], separated by NUL.
- * FUZZ_SOURCES: src/options.c src/msg.c src/quote.c
+ * FUZZ_SOURCES: src/options.c src/msg.c src/inherit.c src/quote.c
  * FUZZ_LIBS: -lpopt
  */
 #include "config.h"
@@ -118,7 +118,7 @@ static void check_changed(const char *in, const char *out)
 		FUZZ_CHECK(olen < sizeof(name), "long name");
 		memcpy(name, out + 2, olen);
 		name[olen] = '\0';
-		FUZZ_CHECK(rest[0] == '\0' || (strcmp(rest, "=") == 0 && optional_arg(name)),
+		FUZZ_CHECK(rest[0] == '\0' || (strcmp(rest, "=" CLI_OPTARG_NONE) == 0 && optional_arg(name)),
 			   "'%s' became '%s'", in, out);
 	}
 }

@@ -3,8 +3,8 @@
  * Fuzz target: the option-argument parsers of src/parse.c: cli_parse_word(),
  * cli_parse_list() and cli_parse_mode().  Checks each answer against the
  * rule it implements, spelled out here: a word is accepted only when it is
- * in the table; a list is accepted only when every non-empty element is a
- * word, and gives exactly their bits, else names the first element that is
+ * in the table; a list is accepted only when every element (an empty one
+ * too) is a word, and gives exactly their bits, else names the first element that is
  * not; a mode is 1 or more octal digits worth at most 07777, nothing else.
  * Input: byte 0 picks the parser (% 3); the rest is the argument.
  * FUZZ_SOURCES: src/parse.c
@@ -49,18 +49,17 @@ static void check_list(const char *s)
 	for (;;) {
 		size_t n = strcspn(p, ",");
 
-		if (n > 0) {
-			int i = word_index(p, n);
+		/* Every element, an empty one too, must be a word. */
+		int i = word_index(p, n);
 
-			if (i < 0) {
-				FUZZ_CHECK(r == -EINVAL && off == (size_t)(p - s) && len == n &&
-					   bits == 0xdeadbeef,
-					   "'%s': element at %zu (%zu bytes) is no word, got %d at %zu+%zu",
-					   s, (size_t)(p - s), n, r, off, len);
-				return;
-			}
-			want |= 1U << i;
+		if (i < 0) {
+			FUZZ_CHECK(r == -EINVAL && off == (size_t)(p - s) && len == n &&
+				   bits == 0xdeadbeef,
+				   "'%s': element at %zu (%zu bytes) is no word, got %d at %zu+%zu",
+				   s, (size_t)(p - s), n, r, off, len);
+			return;
 		}
+		want |= 1U << i;
 		if (p[n] == '\0')
 			break;
 		p += n + 1;
