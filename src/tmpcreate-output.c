@@ -258,8 +258,11 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		bool named = fattrs_tmpfile_path(tf) != NULL &&
 			     strcmp(fattrs_tmpfile_path(tf), target) == 0;
 
-		cli_warn(-r, named ? _("cannot sync the directory of %s") : _("cannot write %s"),
-			 cli_quote(file));
+		if (fattrs_tmpfile_backup_failed(tf))
+			cli_warn(-r, _("cannot back up %s as %s"), cli_quote(file), cli_quote(backup));
+		else
+			cli_warn(-r, named ? _("cannot sync the directory of %s") : _("cannot write %s"),
+				 cli_quote(file));
 		goto out;
 	}
 	if (ctl->verbose)

@@ -52,7 +52,9 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 	}
 	printf("%s:\n", cli_name(dir));
 	if (mnt != NULL)
-		printf("  %-18s %s on %s (%s)\n", _("filesystem:"), mnt->fstype, mnt->target, mnt->source);
+		/* A mount source or FUSE fsname can hold anything, escapes and newlines included. */
+		printf("  %-18s %s on %s (%s)\n", _("filesystem:"), cli_name(mnt->fstype),
+		       cli_name(mnt->target), cli_name(mnt->source));
 	else
 		printf("  %-18s %s\n", _("filesystem:"), _("unknown"));
 	if (p->tmpfile_errno == 0)

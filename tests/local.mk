@@ -68,6 +68,7 @@ BATS_TESTS = \
 	tests/tmpcreate/scratch.bats \
 	tests/tmpcreate/inherit.bats \
 	tests/tmpcreate/argv.bats \
+	tests/tmpcreate/names.bats \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
 	tests/setfattrs/filesystems.bats \

@@ -303,6 +303,13 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 			   unsigned int flags);
 
 /**
+ * fattrs_tmpfile_backup_failed() - whether the last fattrs_tmpfile_publish()
+ * failed while keeping the old file as @backup (its error is about that
+ * name, and @path was left as it was).
+ */
+bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf);
+
+/**
  * fattrs_tmpfile_keep() - the name is in use now: fattrs_tmpfile_free()
  * and fattrs_tmpfile_cleanup_signal() leave it alone from here on
  * (FATTRS_TMP_HOLD; a no-op otherwise).

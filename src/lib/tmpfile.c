@@ -36,6 +36,7 @@ struct fattrs_tmpfile {
 	enum fattrs_link_via via;
 	char *path;		/* NULL while unnamed */
 	bool unpublished;	/* path is a scratch name to remove unless published */
+	bool backup_failed;	/* the last publish failed making the backup */
 	int slot;		/* index in the scratch registry, or -1 */
 };
 
@@ -949,8 +950,10 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 				return r;
 		}
 		r = backup_make(dirfd, path, backup, &made);
-		if (r < 0)
+		if (r < 0) {
+			tf->backup_failed = true;
 			return r;
+		}
 	}
 	r = rename_over(dirfd, tf->path, path);
 	if (r < 0 && made)
@@ -993,8 +996,10 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 		r = try_names(tf->dirfd, &tmpl, &tmp, make_link, &a);
 	if (r == 0) {
 		tf->via = a.via;
-		if (backup != NULL)
+		if (backup != NULL) {
 			r = backup_make(tf->dirfd, path, backup, &made);
+			tf->backup_failed = r < 0;
+		}
 		if (r == 0)
 			r = rename_over(tf->dirfd, tmp, path);
 		if (r < 0) {
@@ -1009,6 +1014,11 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 	return r;
 }
 
+bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf)
+{
+	return tf->backup_failed;
+}
+
 int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const char *backup,
 			   unsigned int flags)
 {
@@ -1017,6 +1027,7 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 
 	if (copy == NULL)
 		return -ENOMEM;
+	tf->backup_failed = false;
 	if (tf->path == NULL) {
 		r = publish_unnamed(tf, path, backup, flags);
 		if (r == -ENOLINK) {
