@@ -1057,7 +1057,9 @@ tmpcreate: cannot replace 'f': it is $word; tmpcreate never clears flags (see ch
 		echo old >"$D/F"
 		cd /
 		for sig in TERM INT HUP; do
-			tmpcreate -o "$D/F" <"$fifo" &
+			# A background job starts with SIGINT ignored, and tmpcreate
+			# keeps it ignored (inherit.bats): give it the default back.
+			env --default-signal=INT tmpcreate -o "$D/F" <"$fifo" &
 			pid=$!
 			exec 4>"$fifo"
 			echo partial >&4
