@@ -230,8 +230,9 @@ int cli_argv_rewrite_command(int argc, const char **argv, const struct poptOptio
 		} else if (w[1] != '-') {
 			/* A cluster whose last option takes the next word as its argument. */
 			const struct poptOption *sh = NULL;
+			const char *c;
 
-			for (const char *c = w + 1; *c != '\0'; c++) {
+			for (c = w + 1; *c != '\0'; c++) {
 				sh = find_short(table, *c);
 				if (starts_command(sh, command_opts)) {
 					if (first_operand != 0) {
@@ -246,8 +247,8 @@ int cli_argv_rewrite_command(int argc, const char **argv, const struct poptOptio
 			}
 			if (r < 0)
 				break;
-			if (sh != NULL && takes_arg(sh) && w[strlen(w) - 1] == sh->shortName &&
-			    i + 1 < argc) {
+			/* Only when that option is the cluster's last letter: "-p-p" holds its argument. */
+			if (sh != NULL && takes_arg(sh) && c[0] != '\0' && c[1] == '\0' && i + 1 < argc) {
 				copy[i + 1] = argv[i + 1];
 				i++;
 			}

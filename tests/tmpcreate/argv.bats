@@ -113,3 +113,13 @@ setup() {
 	run -0 tmpcreate -o f --preserve=mode,xattr -- echo newer
 	assert_equal "$(cat f) $(stat -c %a f)" "newer 640"
 }
+
+@test "a cluster whose option holds its argument (-p-p) does not take the next word: GNU mktemp agrees" {
+	local gnu ours
+	gnu=$(TMPDIR=$T/w "$GNU_MKTEMP" -u -p-p --tmpdir foo.XXX)
+	ours=$(TMPDIR=$T/w tmpcreate -u -p-p --tmpdir foo.XXX)
+	assert_equal "${ours%.*}" "${gnu%.*}"
+	assert_equal "${ours%.*}" "$T/w/foo"
+	run -0 tmpcreate -o-o --backup -- echo new
+	assert_equal "$(cat -- -o)" new
+}
