@@ -1013,10 +1013,16 @@ static void bad_operation(const char *w, int r, const struct fattrs_flagops_erro
  * file when operations came before it; else the words that parse as
  * operations are ones, up to the first that does not.
  */
+/*
+ * The split argv, reachable from here until exit (a usage error exits with
+ * them): volatile, so that the stores are not dropped as never read.
+ */
+static const char **volatile split_files, **volatile split_popt_argv;
+
 static void split_args(struct setfattrs_control *ctl, int argc, const char **argv, const char **popt_argv,
 		       int *ret_popt_argc, const char ***ret_files)
 {
-	const char **files = calloc((size_t)argc + 1, sizeof(*files));
+	const char **files = split_files = calloc((size_t)argc + 1, sizeof(*files));
 	size_t nfiles = 0;
 	int np = 0;
 	bool dashdash = false, ops_before = false;
@@ -1097,7 +1103,7 @@ int main(int argc, const char **argv)
 
 	cli_init(argv[0]);
 	fattrs_flagops_init(&ctl.ops);
-	popt_argv = calloc((size_t)argc + 1, sizeof(*popt_argv));
+	popt_argv = split_popt_argv = calloc((size_t)argc + 1, sizeof(*popt_argv));
 	if (popt_argv == NULL)
 		cli_die(CLI_EXIT_FAILURE, ENOMEM, _("cannot start"));
 	split_args(&ctl, argc, argv, popt_argv, &popt_argc, &files);
