@@ -613,6 +613,19 @@ void fmt_help(FILE *out, enum fmt_mode mode)
 	}
 }
 
+/* The directive named @name (@len bytes) in @mode's table, for "%{name}". */
+static const struct fmt_directive *lookup_name(enum fmt_mode mode, const char *name, size_t len)
+{
+	for (size_t i = 0; i < fmt_directives_count; i++) {
+		const struct fmt_directive *d = &fmt_directives[i];
+
+		if (d->mode == mode && d->name != NULL && strlen(d->name) == len &&
+		    memcmp(d->name, name, len) == 0)
+			return d;
+	}
+	return NULL;
+}
+
 static const struct fmt_directive *lookup(enum fmt_mode mode, char mod, char letter)
 {
 	for (size_t i = 0; i < fmt_directives_count; i++) {
@@ -950,6 +963,22 @@ struct fmt *fmt_parse(const char *text, enum fmt_mode mode, unsigned int flags)
 		if ((c == 'H' || c == 'L') && mode == FMT_FILE && (s[len + 1] == 'd' || s[len + 1] == 'r')) {
 			mod = c;
 			c = s[len + 1];
+		}
+		if (c == '{') {
+			/*
+			 * "%{name}": a named directive of the table, with the
+			 * flags, width and precision before the brace.  A name
+			 * the table lacks is GNU's unknown "%{": "?", and the
+			 * rest printed as text.
+			 */
+			const char *end = strchr(s + len + 1, '}');
+
+			d = end != NULL ? lookup_name(mode, s + len + 1, (size_t)(end - (s + len + 1))) : NULL;
+			if (d != NULL) {
+				add_directive(f, s, len, d);
+				s = end;
+				continue;
+			}
 		}
 		d = lookup(mode, mod, c);
 		if (d != NULL)

@@ -10,8 +10,10 @@
  * mode it belongs to, what it needs and its --help line.  --help prints
  * from it, and tests/docs checks the man page and completions against it.
  *
- * "%{" is reserved for named directives (%{name}); until names are added
- * to the table it is an unknown directive, printed "?" like GNU stat.
+ * "%{name}" (flags, width and precision before the brace) is the row of
+ * the table with that @name.  No row has a name yet (part 2, issue 10,
+ * adds them): until then "%{" is an unknown directive, "?" as GNU stat
+ * prints it, followed by the rest as text.
  */
 #ifndef FATTRS_FORMAT_H
 #define FATTRS_FORMAT_H
