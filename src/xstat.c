@@ -58,13 +58,13 @@ static const char *const cached_words[] = { "default", "never", "always" };
 static const int cached_flags[] = { 0, AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC };
 
 struct xstat_control {
-	const char *format;
+	char *format;
 	bool printf_mode;	/* --printf: escapes, no trailing newline */
 	bool terse;
 	bool fs;
 	bool follow;
 	int sync_flags;
-	const char *files0_from;
+	char *files0_from;
 };
 
 /* GNU argmatch's complaint about @word for --@option, and exit. */
@@ -283,10 +283,12 @@ int main(int argc, const char **argv)
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
 		case OPT_FORMAT:
+			free(ctl.format);	/* the last of --format and --printf wins */
 			ctl.format = poptGetOptArg(pc);
 			ctl.printf_mode = false;
 			break;
 		case OPT_PRINTF:
+			free(ctl.format);
 			ctl.format = poptGetOptArg(pc);
 			ctl.printf_mode = true;
 			break;
@@ -302,6 +304,7 @@ int main(int argc, const char **argv)
 			free(word);
 			break;
 		case OPT_FILES0_FROM:
+			free(ctl.files0_from);
 			ctl.files0_from = poptGetOptArg(pc);
 			break;
 		case OPT_HELP:
@@ -369,7 +372,8 @@ int main(int argc, const char **argv)
 		fmt_free(r.fmt_dev);
 	fmt_free(r.fmt);
 	fmt_ctx_free(r.ctx);
-	free((void *)(uintptr_t)ctl.format);
+	free(ctl.format);
+	free(ctl.files0_from);
 	poptFreeContext(pc);
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }
