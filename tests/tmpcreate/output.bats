@@ -127,6 +127,15 @@ Try 'tmpcreate --help' for more information."
 	assert_equal "$(stat -c %a f)" 644
 }
 
+@test "-oFILE takes no next word, whatever FILE ends with: --backup after it stays an option" {
+	echo old >foo
+	run -0 --separate-stderr tmpcreate -ofoo --backup echo new
+	assert_equal "$stderr" ""
+	assert_equal "$(cat foo)" new
+	assert_equal "$(cat foo~)" old
+	assert_equal "$(names)" "foo foo~"
+}
+
 @test "-o writes an empty stdin as an empty FILE" {
 	run -0 --separate-stderr tmpcreate -o f </dev/null
 	assert_equal "$stderr" ""
