@@ -249,6 +249,10 @@ struct cli_json {
 };
 
 void cli_json_begin(struct cli_json *j, FILE *out);
+/*
+ * Keys are escaped but not checked: they must be valid UTF-8 (the
+ * program's own words).  A name from a file belongs in a value.
+ */
 void cli_json_key(struct cli_json *j, const char *key);
 /* A string; bytes that are not valid UTF-8 make it an array of byte values. */
 void cli_json_str(struct cli_json *j, const char *key, const char *value);
