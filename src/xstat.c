@@ -67,9 +67,9 @@ struct xstat_control {
 	char *files0_from;
 };
 
-/* GNU argmatch's complaint about @word for --@option, and exit. */
+/* GNU argmatch's complaint about @word (freed here) for --@option, and exit. */
 __attribute__((noreturn))
-static void bad_word(const char *option, const char *word, int why, const char *const *words, size_t n)
+static void bad_word(const char *option, char *word, int why, const char *const *words, size_t n)
 {
 	char opt[64];
 
@@ -81,6 +81,7 @@ static void bad_word(const char *option, const char *word, int why, const char *
 		fprintf(stderr, "\n  - %s", cli_quotearg(words[i], CLI_QS_LOCALE));
 	fputc('\n', stderr);
 	cli_try_help();
+	free(word);
 	exit(CLI_EXIT_FAILURE);
 }
 
@@ -298,8 +299,13 @@ int main(int argc, const char **argv)
 		case OPT_CACHED:
 			word = poptGetOptArg(pc);
 			i = cli_argmatch(word, cached_words, 3);
-			if (i < 0)
+			if (i < 0) {
+				/* bad_word() exits: nothing of ours may be left for LeakSanitizer */
+				poptFreeContext(pc);
+				free(ctl.format);
+				free(ctl.files0_from);
 				bad_word("cached", word, i, cached_words, 3);
+			}
 			ctl.sync_flags = cached_flags[i];
 			free(word);
 			break;

@@ -12,7 +12,7 @@
  * Input: byte 0 picks the mode (bit 0) and escapes (bit 1); the rest is the format
  * (inputs with a run of more than 4 digits are skipped: widths that big only
  * make the output slow to write).
- * FUZZ_SOURCES: src/format.c src/quotearg.c src/msg.c src/parse.c src/quote.c
+ * FUZZ_SOURCES: src/format.c src/quotearg.c src/msg.c src/inherit.c src/parse.c src/quote.c
  */
 #include "config.h"
 
