@@ -51,12 +51,9 @@
 set -euo pipefail
 export LC_ALL=C
 
-SELF=$(realpath "${BASH_SOURCE[0]}")
-BENCH_DIR=$(dirname "$SELF")
-BENCH_NAME=atomic-output.sh
-NOTE_PREFIX="$BENCH_NAME: "
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "$BENCH_DIR/lib.sh"
+. "$(dirname "$(realpath "${BASH_SOURCE[0]}")")/lib.sh" # SELF, BENCH_DIR, BENCH_NAME
+NOTE_PREFIX="$BENCH_NAME: "
 
 private_ns ATOMIC_BENCH_NS "$@"
 
@@ -356,14 +353,6 @@ for dest in "${dests[@]}"; do
 done
 
 # ------------------------------------------------------------------ summary
-verdict() { # VALUE OP LIMIT [FAILED]
-	awk -v v="$1" -v op="$2" -v l="$3" -v bad="${4:-}" 'BEGIN {
-		if (v == "n/a" || v == "" || v < 0) { print "n/a"; exit }
-		ok = (op == "<=") ? v + 0 <= l + 0 : v + 0 >= l + 0
-		print ((bad != "") ? "MISS (CHECK FAILED)" : (ok ? "PASS" : "MISS"))
-	}'
-}
-fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "n/a" || v == "" || v < 0) print "n/a"; else printf f, v }'; }
 bad() { # SEC ID...: non-empty when a check failed
 	local id
 	for id in "${@:2}"; do [[ $(get "$1.bad.$id") == 1 ]] && { echo bad; return; }; done

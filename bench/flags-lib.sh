@@ -44,11 +44,8 @@
 set -euo pipefail
 export LC_ALL=C
 
-SELF=$(realpath "${BASH_SOURCE[0]}")
-BENCH_DIR=$(dirname "$SELF")
-BENCH_NAME=flags-lib.sh
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "$BENCH_DIR/lib.sh"
+. "$(dirname "$(realpath "${BASH_SOURCE[0]}")")/lib.sh" # SELF, BENCH_DIR, BENCH_NAME
 
 private_ns FLAGS_LIB_BENCH_NS "$@"
 
@@ -83,7 +80,7 @@ stale=$(find "$SRCDIR/src/lib" -name '*.[ch]' -newer "$ARCHIVE" | sed 's|.*/||' 
 
 default_fslist
 
-LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
+load_start
 echo "# libfattrs flag calls vs the bare syscalls: bench/flags-lib.sh"
 echo
 echo "machine: $(machine)"
@@ -170,55 +167,11 @@ run_case() {
 	((r < 0)) || printf '%s %s %s\n' "$c" "$r" "${out##* }" >>"$raw"
 }
 
-# summarise FS GROUP RAW: the table of one group; perfile.FS.CASE and ratio.FS.CASE.REF to $RES
-summarise() {
-	local fs=$1 g=$2 raw=$3 c labels="" refs=""
-	for c in ${CASES[$g]}; do
-		labels+="$c"$'\t'"${LABEL[$c]}"$'\n'
-		refs+="$c ${REF[$c]:--} ${REF2[$c]:--}"$'\n'
-	done
-	LABELS_STR=$labels REFS_STR=$refs CASES_STR=${CASES[$g]} awk -v fs="$fs" -v n="$N" -v res="$RES" "$(awk_stats)"'
-	function per(c, r) { return w[c, r] / n }          # ns per file, one run
-	function pr(a, b,   r, q, m, lo, hi, x) {          # paired ratio: median, and min-max over rounds
-		m = 0; lo = 1e9; hi = 0
-		for (r = 0; r < nr; r++) if (((a, r) in w) && ((b, r) in w)) {
-			x = per(a, r) / per(b, r); q[++m] = x; if (x < lo) lo = x; if (x > hi) hi = x
-		}
-		if (m == 0) return "n/a"
-		PRMED = median(q, m); PRLO = lo; PRHI = hi
-		return sprintf("%.3f (%.2f-%.2f)", PRMED, lo, hi)
-	}
-	function us(ns) { return ns >= 10000 ? sprintf("%.1f us", ns / 1000) : sprintf("%.2f us", ns / 1000) }
-	BEGIN {
-		k = split(ENVIRON["CASES_STR"], id, " ")
-		split(ENVIRON["LABELS_STR"], ll, "\n"); for (i in ll) if (ll[i] != "") { split(ll[i], f, "\t"); lab[f[1]] = f[2] }
-		split(ENVIRON["REFS_STR"], rl, "\n"); for (i in rl) if (rl[i] != "") { split(rl[i], f, " "); ref[f[1]] = f[2]; ref2[f[1]] = f[3] }
-	}
-	{ w[$1, $2] = $3; if ($2 + 1 > nr) nr = $2 + 1 }
-	END {
-		printf "| case | per file (median) | x limit, paired (min-max) | limit | x 2nd ref | 2nd ref |\n"
-		printf "|---|---:|---:|---|---:|---|\n"
-		for (i = 1; i <= k; i++) {
-			c = id[i]; m = 0
-			for (r = 0; r < nr; r++) if ((c, r) in w) a[++m] = per(c, r)
-			if (m == 0) { printf "| %s | CHECK FAILED | | | | |\n", lab[c]; continue }
-			med = median(a, m)
-			print "perfile." fs "." c, med >> res
-			r1 = "-"; r2 = "-"
-			if (ref[c] != "-") { r1 = pr(c, ref[c]); if (r1 != "n/a") print "ratio." fs "." c "." ref[c], PRMED >> res }
-			if (ref2[c] != "-") { r2 = pr(c, ref2[c]); if (r2 != "n/a") print "ratio." fs "." c "." ref2[c], PRMED >> res }
-			printf "| %s | %s | %s | %s | %s | %s |\n", lab[c], us(med), r1, (ref[c] == "-" ? "" : ref[c]), r2, (ref2[c] == "-" ? "" : ref2[c])
-		}
-	}' "$raw"
-}
-
 # ------------------------------------------------------------------ syscalls (strace)
 # region TRACE: the syscalls of the timed loop only (between flags-lib's two getppid markers)
 region() { awk '/^([0-9]+ +)?getppid\(/ { m++; next } m == 1' "$1"; }
-count() { region "$1" | grep -cE '^([0-9]+ +)?[a-z_0-9]+\(' || true; }
-names() { region "$1" | sed -nE 's/^([0-9]+ +)?([a-z_0-9]+)\(.*/\2/p' | sort | uniq -c | awk '{print $2, $1}' | sort; }
 syscalls() { # FS: every case at S1 and S2 files, pinned to CPU 0
-	local g c S1=$((N / 10)) S2=$((N * 3 / 10)) L1=$WORK/l1 L2=$WORK/l2 c1 c2
+	local g c S1=$((N / 10)) S2=$((N * 3 / 10)) L1=$WORK/l1 L2=$WORK/l2
 	head -z -n "$S1" "$L" >"$L1"
 	head -z -n "$S2" "$L" >"$L2"
 	echo
@@ -234,16 +187,10 @@ syscalls() { # FS: every case at S1 and S2 files, pinned to CPU 0
 			(cd "$C" && taskset -c 0 strace -f -qq -o "$WORK/s1" "$FL" "$c" "$L1" >/dev/null 2>&1) || note "traced $c failed"
 			flags "${RESET[$g]}" "$L2" >/dev/null
 			(cd "$C" && taskset -c 0 strace -f -qq -o "$WORK/s2" "$FL" "$c" "$L2" >/dev/null 2>&1) || note "traced $c failed"
-			c1=$(count "$WORK/s1") c2=$(count "$WORK/s2")
-			local slope icpt byname
-			slope=$(awk -v a="$c1" -v b="$c2" -v x="$S1" -v y="$S2" 'BEGIN { printf "%.2f", (b - a) / (y - x) }')
-			icpt=$(awk -v a="$c1" -v s="$slope" -v x="$S1" 'BEGIN { v = a - s * x; printf "%d", v < 0 ? v - 0.5 : v + 0.5 }')
-			byname=$(join -a2 -e0 -o 2.1,1.2,2.2 <(names "$WORK/s1") <(names "$WORK/s2") |
-				awk -v x="$S1" -v y="$S2" '{ d = ($3 - $2) / (y - x); sub(/^syscall_0x1d4$/, "file_getattr", $1); sub(/^syscall_0x1d5$/, "file_setattr", $1)
-					if (d >= 0.005) printf "%s%s %.2f", (n++ ? ", " : ""), $1, d }')
-			printf '| %s | %s | %s | %s |\n' "${LABEL[$c]}" "$slope" "$icpt" "$byname"
-			res "sys.$c" "$slope"
-			res "sysnames.$c" "$byname"
+			trace_slope "$S1" "$S2" "$WORK/s1" "$WORK/s2" region
+			printf '| %s | %s | %s | %s |\n' "${LABEL[$c]}" "$TRACE_SLOPE" "$TRACE_ONCE" "$TRACE_BYNAME"
+			res "sys.$c" "$TRACE_SLOPE"
+			res "sysnames.$c" "$TRACE_BYNAME"
 		done
 	done
 }
@@ -268,7 +215,7 @@ for fs in $FSLIST; do
 		echo
 		echo "### $fs: ${TITLE[$g]}"
 		echo
-		summarise "$fs" "$g" "$raw"
+		paired_table "$fs" "$raw" "${CASES[$g]}" limit "CHECK FAILED"
 	done
 	[[ $fs != "$first_fs" ]] || syscalls "$fs"
 	echo
@@ -280,20 +227,7 @@ for fs in $FSLIST; do
 done
 
 # ------------------------------------------------------------------ summary
-verdict() { # VALUE OP LIMIT
-	awk -v v="$1" -v op="$2" -v l="$3" 'BEGIN {
-		if (v == "n/a" || v == "") { print "n/a"; exit }
-		ok = (op == "<=") ? v + 0 <= l + 0.005 : (v + 0 >= l - 0.005 && v + 0 <= l + 0.005)
-		print ok ? "PASS" : "MISS"
-	}'
-}
-fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "n/a" || v == "") print "n/a"; else printf f, v }'; }
-failed_note() { if [[ $(get "failed.$1.$2") == 1 ]]; then echo " (CHECK FAILED)"; fi; }
-row() { # TEXT KEY OP LIMIT [FORMAT]
-	local v
-	v=$(get "$2")
-	echo "| $1 | $(fmt "$v" "${5:-%.3f}") | $3 $4 | $(verdict "$v" "$3" "$4") |"
-}
+VERDICT_SLACK=0.005 # a ratio printed as the limit passes
 
 echo
 echo "## Summary"
@@ -330,8 +264,4 @@ row "syscalls per file, default format: + fattrs_kattr_get ($(get sysnames.stx-l
 echo "| syscalls per file, fattrs_fflags_get with mode 0 / fattrs_kattr_get alone | $(get sys.lib-get0) / $(get sys.lib-kget) | | info |"
 echo
 echo "Times are of the in-process loop (no start-up); ratios are medians of same-round ratios."
-LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
-echo "1-minute load: $LOAD_START at the start, $LOAD_END at the end, on $(nproc) CPUs."
-if awk -v a="$LOAD_START" -v b="$LOAD_END" -v n="$(nproc)" 'BEGIN { exit !(a > n || b > n) }'; then
-	echo "WARNING: the load exceeded the CPU count: the times and ratios above are not reliable (the syscall counts are); run again when the machine is quiet."
-fi
+load_report

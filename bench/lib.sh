@@ -1,6 +1,9 @@
 # shellcheck shell=bash
-# bench/lib.sh: what the bench scripts share. Sourced, never run: `. "$BENCH_DIR/lib.sh"`.
-# It only defines functions; nothing happens until a script calls one. The scripts set first:
+# bench/lib.sh: what the bench scripts share. Sourced, never run, as the script's first step:
+#   . "$(dirname "$(realpath "${BASH_SOURCE[0]}")")/lib.sh"
+# Sourcing it sets SELF, BENCH_DIR and BENCH_NAME (below) from the script that sources it, unless
+# the script set them first; otherwise it only defines functions: nothing happens until a script
+# calls one.
 #   SELF        the script's own path (realpath), for the re-exec in a mount namespace
 #   BENCH_DIR   the folder of the script (bench/), for bench/src/*.c
 #   BENCH_NAME  the script's name, the prefix of die's message ("tmpcreate.sh")
@@ -12,6 +15,10 @@
 #   EXTRA_DIRS  more directories to delete at exit, after WORK (a script adds its own)
 #   RES         the "key value" results file (res writes it, get reads it)
 #   ROOT        1 when running as root, else 0
+
+SELF=${SELF:-$(realpath "${BASH_SOURCE[1]}")}
+BENCH_DIR=${BENCH_DIR:-$(dirname "$SELF")}
+BENCH_NAME=${BENCH_NAME:-$(basename "$SELF")}
 
 # die MESSAGE...: print "BENCH_NAME: MESSAGE" on stderr and exit 1 (cleanup still runs).
 die() {
@@ -35,21 +42,26 @@ private_ns() {
 	fi
 }
 
-# find_binaries: set TMPCREATE to the binary to measure, made absolute: $TMPCREATE if set, else
-# ./src/tmpcreate, else ../src/tmpcreate next to this script, else tmpcreate on PATH; die when
-# there is none or it is not executable. Also sets TRUE to /usr/bin/true (the builtin would not
-# spawn).
-find_binaries() {
-	local c
-	if [[ -z ${TMPCREATE:-} ]]; then
-		for c in ./src/tmpcreate "$BENCH_DIR/../src/tmpcreate"; do
-			[[ -x $c ]] && { TMPCREATE=$c; break; }
+# find_binary VAR NAME: set VAR to the binary NAME to measure, made absolute: $VAR if set, else
+# ./src/NAME, else ../src/NAME next to this script, else NAME on PATH; die when there is none or
+# it is not executable.
+find_binary() {
+	local var=$1 name=$2 c
+	if [[ -z ${!var:-} ]]; then
+		for c in "./src/$name" "$BENCH_DIR/../src/$name"; do
+			[[ -x $c ]] && { printf -v "$var" %s "$c"; break; }
 		done
-		[[ -n ${TMPCREATE:-} ]] || TMPCREATE=$(command -v tmpcreate || true)
-		[[ -n $TMPCREATE ]] || die "no tmpcreate found: run from the build dir, or set TMPCREATE=/path/to/tmpcreate"
+		[[ -n ${!var:-} ]] || printf -v "$var" %s "$(command -v "$name" || true)"
+		[[ -n ${!var} ]] || die "no $name found: run from the build dir, or set $var=/path/to/$name"
 	fi
-	TMPCREATE=$(realpath "$TMPCREATE")
-	[[ -x $TMPCREATE ]] || die "TMPCREATE=$TMPCREATE is not executable"
+	printf -v "$var" %s "$(realpath "${!var}")"
+	[[ -x ${!var} ]] || die "$var=${!var} is not executable"
+}
+
+# find_binaries: find_binary TMPCREATE tmpcreate; also sets TRUE to /usr/bin/true (the builtin
+# would not spawn).
+find_binaries() {
+	find_binary TMPCREATE tmpcreate
 	# shellcheck disable=SC2034 # for the scripts
 	TRUE=$(type -P true)
 }
@@ -208,4 +220,119 @@ awk_stats() {
 		m = 0; for (r = 0; r < nr; r++) q[++m] = per(a, r) / per(b, r); return median(q, m)
 	}
 EOF
+}
+
+# paired_table FS RAW CASES REFWORD MISSING: the markdown table of one group of cases measured in
+# interleaved rounds. RAW holds "CASE ROUND NS" lines (NS for the whole run of N files); CASES the
+# case ids in table order (one word, space-separated); the global associative arrays LABEL[case]
+# (the row's text), REF[case] and REF2[case] (the cases it is compared with, paired per round; may
+# be missing) and N (files per run). REFWORD names the first reference in the heading ("limit",
+# "ref"); MISSING is the row's text for a case with no round (e.g. "CHECK FAILED"). Writes
+# perfile.FS.CASE (ns per file, median) and ratio.FS.CASE.REFCASE (paired median) to $RES.
+paired_table() {
+	local fs=$1 raw=$2 cases=$3 refword=$4 missing=$5 c labels="" refs=""
+	for c in $cases; do
+		labels+="$c"$'\t'"${LABEL[$c]}"$'\n'
+		refs+="$c ${REF[$c]:--} ${REF2[$c]:--}"$'\n'
+	done
+	LABELS_STR=$labels REFS_STR=$refs CASES_STR=$cases awk -v fs="$fs" -v n="$N" -v res="$RES" \
+		-v refword="$refword" -v missing="$missing" "$(awk_stats)"'
+	function per(c, r) { return w[c, r] / n }          # ns per file, one run
+	function pr(a, b,   r, q, m, lo, hi, x) {          # paired ratio: median, and min-max over rounds
+		m = 0; lo = 1e9; hi = 0
+		for (r = 0; r < nr; r++) if (((a, r) in w) && ((b, r) in w)) {
+			x = per(a, r) / per(b, r); q[++m] = x; if (x < lo) lo = x; if (x > hi) hi = x
+		}
+		if (m == 0) return "n/a"
+		PRMED = median(q, m)
+		return sprintf("%.3f (%.2f-%.2f)", PRMED, lo, hi)
+	}
+	function us(ns) { return ns >= 10000 ? sprintf("%.1f us", ns / 1000) : sprintf("%.2f us", ns / 1000) }
+	BEGIN {
+		k = split(ENVIRON["CASES_STR"], id, " ")
+		split(ENVIRON["LABELS_STR"], ll, "\n"); for (i in ll) if (ll[i] != "") { split(ll[i], f, "\t"); lab[f[1]] = f[2] }
+		split(ENVIRON["REFS_STR"], rl, "\n"); for (i in rl) if (rl[i] != "") { split(rl[i], f, " "); ref[f[1]] = f[2]; ref2[f[1]] = f[3] }
+	}
+	{ w[$1, $2] = $3; if ($2 + 1 > nr) nr = $2 + 1 }
+	END {
+		printf "| case | per file (median) | x %s, paired (min-max) | %s | x 2nd ref | 2nd ref |\n", refword, refword
+		printf "|---|---:|---:|---|---:|---|\n"
+		for (i = 1; i <= k; i++) {
+			c = id[i]; m = 0
+			for (r = 0; r < nr; r++) if ((c, r) in w) a[++m] = per(c, r)
+			if (m == 0) { printf "| %s | %s | | | | |\n", lab[c], missing; continue }
+			med = median(a, m)
+			print "perfile." fs "." c, med >> res
+			r1 = "-"; r2 = "-"
+			if (ref[c] != "-") { r1 = pr(c, ref[c]); if (r1 != "n/a") print "ratio." fs "." c "." ref[c], PRMED >> res }
+			if (ref2[c] != "-") { r2 = pr(c, ref2[c]); if (r2 != "n/a") print "ratio." fs "." c "." ref2[c], PRMED >> res }
+			printf "| %s | %s | %s | %s | %s | %s |\n", lab[c], us(med), r1, (ref[c] == "-" ? "" : ref[c]), r2, (ref2[c] == "-" ? "" : ref2[c])
+		}
+	}' "$raw"
+}
+
+# trace_calls_ FILTER TRACE: the name of every system call in the part of TRACE that FILTER keeps,
+# one a line; trace_names_ FILTER TRACE: "name count" lines, sorted (for join).
+trace_calls_() { "$1" "$2" | sed -nE 's/^([0-9]+ +)?([a-z_0-9]+)\(.*/\2/p'; }
+trace_names_() { trace_calls_ "$1" "$2" | sort | uniq -c | awk '{print $2, $1}' | sort; }
+
+# trace_slope S1 S2 TRACE1 TRACE2 [FILTER]: system calls per file from two full traces
+# (strace -f -qq -o FILE: one line per call, "PID name(...") of the same command over S1 and S2
+# files. FILTER, a command given the trace file, keeps the part to count (default: all of it).
+# Sets TRACE_SLOPE (calls per file, %.2f), TRACE_ONCE (the intercept: start-up, probes) and
+# TRACE_BYNAME ("name per-file, ..." for every call with a slope >= 0.005; file_getattr and
+# file_setattr named, which Debian 12's strace 6.1 prints as syscall_0x1d4/0x1d5).
+trace_slope() {
+	local s1=$1 s2=$2 t1=$3 t2=$4 filter=${5:-cat} c1 c2
+	c1=$(trace_calls_ "$filter" "$t1" | wc -l)
+	c2=$(trace_calls_ "$filter" "$t2" | wc -l)
+	TRACE_SLOPE=$(awk -v a="$c1" -v b="$c2" -v x="$s1" -v y="$s2" 'BEGIN { printf "%.2f", (b - a) / (y - x) }')
+	# shellcheck disable=SC2034 # for the scripts
+	TRACE_ONCE=$(awk -v a="$c1" -v s="$TRACE_SLOPE" -v x="$s1" 'BEGIN { v = a - s * x; printf "%d", v < 0 ? v - 0.5 : v + 0.5 }')
+	# shellcheck disable=SC2034 # for the scripts
+	TRACE_BYNAME=$(join -a2 -e0 -o 2.1,1.2,2.2 <(trace_names_ "$filter" "$t1") <(trace_names_ "$filter" "$t2") |
+		awk -v x="$s1" -v y="$s2" '{ d = ($3 - $2) / (y - x); sub(/^syscall_0x1d4$/, "file_getattr", $1); sub(/^syscall_0x1d5$/, "file_setattr", $1)
+			if (d >= 0.005) printf "%s%s %.2f", (n++ ? ", " : ""), $1, d }')
+}
+
+# ------------------------------------------------------------------ the summary table
+# verdict VALUE OP LIMIT [FAILED]: PASS or MISS for VALUE OP LIMIT (OP: <=, >= or ==); "n/a" when
+# VALUE is "n/a", empty or negative (not measured); "MISS (CHECK FAILED)" when FAILED is not empty.
+# == allows 0.005 either side (a slope of calls per file); <= and >= allow VERDICT_SLACK (0).
+verdict() {
+	awk -v v="$1" -v op="$2" -v l="$3" -v bad="${4:-}" -v s="${VERDICT_SLACK:-0}" 'BEGIN {
+		if (v == "n/a" || v == "" || v < 0) { print "n/a"; exit }
+		if (op == "<=") ok = v + 0 <= l + s
+		else if (op == ">=") ok = v + 0 >= l - s
+		else ok = v + 0 >= l - 0.005 && v + 0 <= l + 0.005
+		print ((bad != "") ? "MISS (CHECK FAILED)" : (ok ? "PASS" : "MISS"))
+	}'
+}
+
+# fmt VALUE FORMAT: VALUE through printf FORMAT, or "n/a" (see verdict).
+fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "n/a" || v == "" || v < 0) print "n/a"; else printf f, v }'; }
+
+# row TEXT KEY OP LIMIT [FORMAT]: a summary row "| TEXT | value | OP LIMIT | verdict |" for the
+# result KEY (printed with FORMAT, %.3f).
+row() {
+	local v
+	v=$(get "$2")
+	echo "| $1 | $(fmt "$v" "${5:-%.3f}") | $3 $4 | $(verdict "$v" "$3" "$4") |"
+}
+
+# failed_note FS CASE: " (CHECK FAILED)" when failed.FS.CASE was recorded, else nothing.
+failed_note() { if [[ $(get "failed.$1.$2") == 1 ]]; then echo " (CHECK FAILED)"; fi; }
+
+# load_start: record the 1-minute load (LOAD_START) at the start of the measurements.
+load_start() { LOAD_START=$(cut -d' ' -f1 /proc/loadavg); }
+
+# load_report: the 1-minute load at the start (load_start) and now, and a WARNING when either
+# exceeded the CPU count: the times are then not reliable (the counts of calls are).
+load_report() {
+	local end n
+	end=$(cut -d' ' -f1 /proc/loadavg) n=$(nproc)
+	echo "1-minute load: ${LOAD_START:-?} at the start, $end at the end, on $n CPUs."
+	if awk -v a="${LOAD_START:-0}" -v b="$end" -v n="$n" 'BEGIN { exit !(a > n || b > n) }'; then
+		echo "WARNING: the load exceeded the CPU count: the times and ratios above are not reliable (the system call counts are); run again when the machine is quiet."
+	fi
 }

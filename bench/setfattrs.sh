@@ -28,11 +28,8 @@
 set -euo pipefail
 export LC_ALL=C
 
-SELF=$(realpath "${BASH_SOURCE[0]}")
-BENCH_DIR=$(dirname "$SELF")
-BENCH_NAME=setfattrs.sh
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "$BENCH_DIR/lib.sh"
+. "$(dirname "$(realpath "${BASH_SOURCE[0]}")")/lib.sh" # SELF, BENCH_DIR, BENCH_NAME
 
 private_ns SETFATTRS_BENCH_NS "$@"
 
@@ -45,14 +42,7 @@ fi
 PER=$(((N + NDIRS - 1) / NDIRS))
 N=$((PER * NDIRS))
 
-if [[ -z ${SETFATTRS:-} ]]; then
-	for c in ./src/setfattrs "$BENCH_DIR/../src/setfattrs"; do
-		[[ -x $c ]] && { SETFATTRS=$c; break; }
-	done
-	[[ -n ${SETFATTRS:-} ]] || SETFATTRS=$(command -v setfattrs || true)
-	[[ -n $SETFATTRS ]] || die "no setfattrs found: run from the build dir, or set SETFATTRS=/path/to/setfattrs"
-fi
-SETFATTRS=$(realpath "$SETFATTRS")
+find_binary SETFATTRS setfattrs
 need_tools strace awk sync setfattr chattr "${CC:-cc}"
 HAVE_XFS_IO=0
 command -v xfs_io >/dev/null && HAVE_XFS_IO=1
@@ -63,7 +53,7 @@ LOOP=$WORK/bin/flag-loop
 RUNT=$WORK/bin/runt
 default_fslist
 
-LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
+load_start
 echo "# setfattrs vs the bare system calls, setfattr, chattr and xfs_io: bench/setfattrs.sh"
 echo
 echo "machine: $(machine)"
@@ -176,51 +166,9 @@ run_case() {
 	((r < 0)) || printf '%s %s %s\n' "$c" "$r" "$1" >>"$raw"
 }
 
-summarise() { # FS GROUP RAW
-	local fs=$1 g=$2 raw=$3 c labels="" refs=""
-	for c in ${CASES[$g]}; do
-		labels+="$c"$'\t'"${LABEL[$c]}"$'\n'
-		refs+="$c ${REF[$c]:--} ${REF2[$c]:--}"$'\n'
-	done
-	LABELS_STR=$labels REFS_STR=$refs CASES_STR=${CASES[$g]} awk -v fs="$fs" -v n="$N" -v res="$RES" "$(awk_stats)"'
-	function per(c, r) { return w[c, r] / n }
-	function pr(a, b,   r, q, m, lo, hi, x) {
-		m = 0; lo = 1e9; hi = 0
-		for (r = 0; r < nr; r++) if (((a, r) in w) && ((b, r) in w)) {
-			x = per(a, r) / per(b, r); q[++m] = x; if (x < lo) lo = x; if (x > hi) hi = x
-		}
-		if (m == 0) return "n/a"
-		PRMED = median(q, m)
-		return sprintf("%.3f (%.2f-%.2f)", PRMED, lo, hi)
-	}
-	BEGIN {
-		k = split(ENVIRON["CASES_STR"], id, " ")
-		split(ENVIRON["LABELS_STR"], ll, "\n"); for (i in ll) if (ll[i] != "") { split(ll[i], f, "\t"); lab[f[1]] = f[2] }
-		split(ENVIRON["REFS_STR"], rl, "\n"); for (i in rl) if (rl[i] != "") { split(rl[i], f, " "); ref[f[1]] = f[2]; ref2[f[1]] = f[3] }
-	}
-	{ w[$1, $2] = $3; if ($2 + 1 > nr) nr = $2 + 1 }
-	END {
-		printf "| case | per file (median) | x ref, paired (min-max) | ref | x 2nd ref | 2nd ref |\n"
-		printf "|---|---:|---:|---|---:|---|\n"
-		for (i = 1; i <= k; i++) {
-			c = id[i]; m = 0
-			for (r = 0; r < nr; r++) if ((c, r) in w) a[++m] = per(c, r)
-			if (m == 0) { printf "| %s | not measured | | | | |\n", lab[c]; continue }
-			med = median(a, m)
-			print "perfile." fs "." c, med >> res
-			r1 = "-"; r2 = "-"
-			if (ref[c] != "-") { r1 = pr(c, ref[c]); if (r1 != "n/a") print "ratio." fs "." c "." ref[c], PRMED >> res }
-			if (ref2[c] != "-") { r2 = pr(c, ref2[c]); if (r2 != "n/a") print "ratio." fs "." c "." ref2[c], PRMED >> res }
-			printf "| %s | %.2f us | %s | %s | %s | %s |\n", lab[c], med / 1000, r1, (ref[c] == "-" ? "" : ref[c]), r2, (ref2[c] == "-" ? "" : ref2[c])
-		}
-	}' "$raw"
-}
-
 # ------------------------------------------------------------------ syscalls (strace)
-count() { grep -cE '^[0-9]+ +[a-z_0-9]+\(' "$1" || true; }
-names() { sed -nE 's/^[0-9]+ +([a-z_0-9]+)\(.*/\1/p' "$1" | sort | uniq -c | awk '{print $2, $1}' | sort; }
 syscalls() { # FS
-	local c op S1=$((N / 10)) S2=$((N * 3 / 10)) c1 c2 slope icpt byname
+	local c op S1=$((N / 10)) S2=$((N * 3 / 10))
 	echo
 	echo "## 2. $1: system calls per file (strace -f -qq -o FILE, full trace; slope $S1 -> $S2 files)"
 	echo
@@ -235,17 +183,12 @@ syscalls() { # FS
 		(cd "$C" && strace -f -qq -o "$WORK/s1" "$SETFATTRS" "$op" "${FILES[@]:0:S1}" 2>/dev/null) || note "traced $c failed"
 		reset "$g"
 		(cd "$C" && strace -f -qq -o "$WORK/s2" "$SETFATTRS" "$op" "${FILES[@]:0:S2}" 2>/dev/null) || note "traced $c failed"
-		c1=$(count "$WORK/s1") c2=$(count "$WORK/s2")
-		slope=$(awk -v a="$c1" -v b="$c2" -v x="$S1" -v y="$S2" 'BEGIN { printf "%.2f", (b - a) / (y - x) }')
-		icpt=$(awk -v a="$c1" -v s="$slope" -v x="$S1" 'BEGIN { v = a - s * x; printf "%d", v < 0 ? v - 0.5 : v + 0.5 }')
-		byname=$(join -a2 -e0 -o 2.1,1.2,2.2 <(names "$WORK/s1") <(names "$WORK/s2") |
-			awk -v x="$S1" -v y="$S2" '{ d = ($3 - $2) / (y - x); sub(/^syscall_0x1d4$/, "file_getattr", $1); sub(/^syscall_0x1d5$/, "file_setattr", $1)
-				if (d >= 0.005) printf "%s%s %.2f", (n++ ? ", " : ""), $1, d }')
-		printf '| %s | %s | %s | %s |\n' "${LABEL[$c]}" "$slope" "$icpt" "$byname"
-		res "sys.$c" "$slope"
-		res "sysnames.$c" "$byname"
+		trace_slope "$S1" "$S2" "$WORK/s1" "$WORK/s2"
+		printf '| %s | %s | %s | %s |\n' "${LABEL[$c]}" "$TRACE_SLOPE" "$TRACE_ONCE" "$TRACE_BYNAME"
+		res "sys.$c" "$TRACE_SLOPE"
+		res "sysnames.$c" "$TRACE_BYNAME"
 		# the walk: one fstatat per file named on the command line
-		res "sysbeyond.$c" "$(awk -v s="$slope" -v b="$byname" 'BEGIN { n = split(b, p, ", "); w = 0
+		res "sysbeyond.$c" "$(awk -v s="$TRACE_SLOPE" -v b="$TRACE_BYNAME" 'BEGIN { n = split(b, p, ", "); w = 0
 			for (i = 1; i <= n; i++) if (p[i] ~ /^newfstatat /) { split(p[i], q, " "); w = q[2] }
 			printf "%.2f", s - w }')"
 	done
@@ -281,26 +224,14 @@ for fs in $FSLIST; do
 		echo
 		echo "### $fs: ${TITLE[$g]}"
 		echo
-		summarise "$fs" "$g" "$raw"
+		paired_table "$fs" "$raw" "${CASES[$g]}" ref "not measured"
 	done
 	[[ $fs != "$first_fs" ]] || syscalls "$fs"
 	umount_fs "$MNT"
 done
 
 # ------------------------------------------------------------------ summary
-verdict() { # VALUE OP LIMIT
-	awk -v v="$1" -v op="$2" -v l="$3" 'BEGIN {
-		if (v == "n/a" || v == "") { print "n/a"; exit }
-		ok = (op == "<=") ? v + 0 <= l + 0.005 : (v + 0 >= l - 0.005 && v + 0 <= l + 0.005)
-		print ok ? "PASS" : "MISS"
-	}'
-}
-fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "n/a" || v == "") print "n/a"; else printf f, v }'; }
-row() { # TEXT KEY OP LIMIT [FORMAT]
-	local v
-	v=$(get "$2")
-	echo "| $1 | $(fmt "$v" "${5:-%.3f}") | $3 $4 | $(verdict "$v" "$3" "$4") |"
-}
+VERDICT_SLACK=0.005 # a ratio printed as the limit passes
 echo
 echo "## Summary"
 echo
@@ -322,8 +253,4 @@ row "system calls per file beyond the walk (fstatat), +offline ($(get sysnames.s
 row "system calls per file beyond the walk, -offline ($(get sysnames.sf-oclr))" sysbeyond.sf-oclr '==' 1 %.2f
 echo "| system calls per file, +nodump / -nodump ($(get sysnames.sf-nset) / $(get sysnames.sf-nclr)) | $(get sys.sf-nset) / $(get sys.sf-nclr) | | info |"
 echo
-LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
-echo "1-minute load: $LOAD_START at the start, $LOAD_END at the end, on $(nproc) CPUs."
-if awk -v a="$LOAD_START" -v b="$LOAD_END" -v n="$(nproc)" 'BEGIN { exit !(a > n || b > n) }'; then
-	echo "WARNING: the load exceeded the CPU count: the times and ratios above are not reliable (the system call counts are); run again when the machine is quiet."
-fi
+load_report

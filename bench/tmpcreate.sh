@@ -40,11 +40,8 @@
 set -euo pipefail
 export LC_ALL=C
 
-SELF=$(realpath "${BASH_SOURCE[0]}")
-BENCH_DIR=$(dirname "$SELF")
-BENCH_NAME=tmpcreate.sh
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "$BENCH_DIR/lib.sh"
+. "$(dirname "$(realpath "${BASH_SOURCE[0]}")")/lib.sh" # SELF, BENCH_DIR, BENCH_NAME
 
 private_ns TMPCREATE_BENCH_NS "$@"
 
@@ -70,7 +67,7 @@ for ((i = 0; i < NPROC; i++)); do echo tmp.XXXXXXXXXX; done >"$TEMPL"
 
 default_fslist
 
-LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
+load_start
 echo "# tmpcreate vs mktemp: bench/tmpcreate.sh"
 echo
 echo "machine: $(machine)"
@@ -337,15 +334,6 @@ done
 find "$WORK" -maxdepth 1 -name 'tmp.*' -delete
 
 # ------------------------------------------------------------------ summary
-verdict() { # VALUE OP LIMIT
-	awk -v v="$1" -v op="$2" -v l="$3" 'BEGIN {
-		if (v == "n/a" || v == "") { print "n/a"; exit }
-		ok = (op == "<=") ? v + 0 <= l + 0 : v + 0 == l + 0
-		print ok ? "PASS" : "MISS"
-	}'
-}
-fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "n/a" || v == "") print "n/a"; else printf f, v }'; }
-failed_note() { if [[ $(get "failed.$1.$2") == 1 ]]; then echo " (CHECK FAILED)"; fi; }
 
 echo "## Summary"
 echo
@@ -386,8 +374,4 @@ echo "| C loop slope: empty / proc / excl, syscalls per creation | $(get slope.e
 echo "| shared objects (ldd =>): tmpcreate / mktemp | $(get ldd.tmpcreate) / $(get ldd.mktemp) | | info |"
 echo
 echo "Ratios are medians of per-round ratios; other sessions may be loading the machine (load above)."
-LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
-if awk -v a="$LOAD_START" -v b="$LOAD_END" -v n="$(nproc)" 'BEGIN { exit !(a > n || b > n) }'; then
-	echo "WARNING: 1-minute load was $LOAD_START at the start and $LOAD_END at the end, on $(nproc) CPUs:"
-	echo "the times and ratios above are not reliable (the syscall counts are); run again when the machine is quiet."
-fi
+load_report

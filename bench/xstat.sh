@@ -29,12 +29,8 @@
 set -euo pipefail
 export LC_ALL=C
 
-SELF=$(realpath "${BASH_SOURCE[0]}")
-BENCH_DIR=$(dirname "$SELF")
-# shellcheck disable=SC2034 # used by lib.sh
-BENCH_NAME=xstat.sh
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "$BENCH_DIR/lib.sh"
+. "$(dirname "$(realpath "${BASH_SOURCE[0]}")")/lib.sh" # SELF, BENCH_DIR, BENCH_NAME
 
 private_ns XSTAT_BENCH_NS "$@"
 
@@ -48,13 +44,7 @@ if [[ ${QUICK:-0} == 1 ]]; then
 fi
 N=$((NDIRS * PER))
 
-if [[ -z ${XSTAT:-} ]]; then
-	for c in ./src/xstat "$BENCH_DIR/../src/xstat"; do
-		[[ -x $c ]] && { XSTAT=$c; break; }
-	done
-fi
-[[ -n ${XSTAT:-} && -x $XSTAT ]] || die "no xstat: run from the build dir, or set XSTAT=/path/to/xstat"
-XSTAT=$(realpath "$XSTAT")
+find_binary XSTAT xstat
 GNU_STAT=$(type -P stat)
 "$GNU_STAT" --version | head -1 | grep -q 'GNU coreutils' || die "$GNU_STAT is not GNU stat"
 need_tools strace xargs find awk "${CC:-cc}"
@@ -67,7 +57,7 @@ mkdir -p "$WORK/as-stat"
 ln -s "$XSTAT" "$WORK/as-stat/stat"
 XAS=$WORK/as-stat/stat
 
-LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
+load_start
 echo "# xstat against GNU stat: bench/xstat.sh"
 echo
 echo "machine: $(machine)"
@@ -206,23 +196,18 @@ res calls.per "$per"
 res statx.per "$sper"
 
 # ------------------------------------------------------------------ 5. summary
-LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
-verdict() { awk -v v="$1" -v op="$2" -v lim="$3" 'BEGIN { ok = (op == "<=") ? (v <= lim) : (v >= lim); print (v == "" || v < 0) ? "n/a" : (ok ? "PASS" : "MISS") }'; }
 echo
 echo "## Summary"
 echo
 echo "| target | measured | limit | |"
 echo "|---|---:|---:|---|"
-v=$(get ratio.x.a); echo "| xstat -c --files0-from x C statx loop (paired) | $v | <= 1.30 | $(verdict "$v" '<=' 1.30) |"
+row "xstat -c --files0-from x C statx loop (paired)" ratio.x.a '<=' 1.30
 v=$(get ratio.x.c); echo "| xstat -c --files0-from x xargs stat -c (paired) | $v | < 1.00 | $(verdict "$v" '<=' 0.999) |"
-v=$(get statx.per); echo "| statx per file | $v | 1 | $(verdict "$v" '<=' 1.0) |"
-v=$(get ratio.start); echo "| one file's start-up, xstat as stat x stat (paired) | $v | <= 1.00 | $(verdict "$v" '<=' 1.00) |"
+row "statx per file" statx.per '<=' 1
+row "one file's start-up, xstat as stat x stat (paired)" ratio.start '<=' 1.00
 v=$(get ratio.xd.d); echo "| GNU default output, xstat as stat x GNU stat (paired) | $v | <= 0.333 (3x faster) | $(verdict "$v" '<=' 0.3334) |"
 echo "| output identical to GNU stat's | $(get check) | | |"
 echo
 echo "ns per file: floor $(get ns.a), xstat $(get ns.x), xargs stat -c $(get ns.c), find -printf $(get ns.e), default output: xstat-as-stat $(get ns.xd), GNU stat $(get ns.d)"
-ncpu=$(nproc)
-if awk -v a="$LOAD_START" -v b="$LOAD_END" -v n="$ncpu" 'BEGIN { exit !(a > n || b > n) }'; then
-	echo
-	echo "WARNING: load average $LOAD_START at the start, $LOAD_END at the end, on $ncpu CPUs: the times are not reliable (the counts are)"
-fi
+echo
+load_report
