@@ -23,9 +23,14 @@
 #  3. Syscalls per file from a full trace (strace -f -qq -o FILE, one line per call): xstat at
 #     N/10 and 2N/10 files, the slope; and which calls they are.
 #  4. Output check: xstat's bytes against GNU stat's for the same format and files.
+#  6. The default view (xstat FILE under its own name) and --json, one process over the list,
+#     against the bare loop of the view's calls (stat-loop -v: statx of every field, file_getattr,
+#     llistxattr, a getxattr per user.fattr.* name), GNU stat's default output (on DLIST, per file),
+#     xargs lsattr -d and xargs getfattr -d; paired ratios; syscalls per file from full traces.
+#     One file in FATTR_EVERY carries user.fattr.offline=1, so the getxattr path is in the figures.
 #
 # Environment: XSTAT (binary), NDIRS (100), PER (1000), DSUB (10), ROUNDS (5, +1 warm-up),
-# STARTS (300), QUICK=1 (NDIRS=10, DSUB=2, ROUNDS=2, STARTS=50), CC.
+# STARTS (300), FATTR_EVERY (10), QUICK=1 (NDIRS=10, DSUB=2, ROUNDS=2, STARTS=50), CC.
 set -euo pipefail
 export LC_ALL=C
 
@@ -47,10 +52,11 @@ N=$((NDIRS * PER))
 find_binary XSTAT xstat
 GNU_STAT=$(type -P stat)
 "$GNU_STAT" --version | head -1 | grep -q 'GNU coreutils' || die "$GNU_STAT is not GNU stat"
-need_tools strace xargs find awk "${CC:-cc}"
+FATTR_EVERY=${FATTR_EVERY:-10}
+need_tools strace xargs find awk lsattr getfattr "${CC:-cc}"
 
 bench_workdir xstat
-build_c stat-loop
+build_c stat-loop flag-loop
 LOOP=$WORK/bin/stat-loop
 # xstat under the name "stat", for GNU's default output and messages
 mkdir -p "$WORK/as-stat"
@@ -195,6 +201,62 @@ echo "one 'stat FILE' (xstat as stat, default output): $(wc -l <"$WORK/t3") call
 res calls.per "$per"
 res statx.per "$sper"
 
+# ------------------------------------------------------------------ 6. the default view and --json
+# user.fattr.offline on one file in FATTR_EVERY (after the checks above: GNU stat does not see it)
+awk -v RS='\0' -v ORS='\0' -v e="$FATTR_EVERY" 'NR % e == 1' "$L" | (cd "$C" && xargs -0 "$WORK/bin/flag-loop" oset)
+JSON=0
+"$XSTAT" --json /dev/null >/dev/null 2>&1 && JSON=1
+VCASES=(b v gd l g)
+((JSON)) && VCASES+=(j)
+CMD+=(
+	[b]="'$LOOP' -v '$L'"
+	[v]="'$XSTAT' --files0-from='$L'"
+	[j]="'$XSTAT' --json --files0-from='$L'"
+	[gd]="xargs -0 '$GNU_STAT' <'$DL'"
+	[l]="xargs -0 lsattr -d <'$L'"
+	[g]="xargs -0 getfattr -d <'$L'"
+)
+LABEL+=(
+	[b]="(b) C loop: statx + file_getattr + llistxattr (+ getxattr) (floor)"
+	[v]="**(v) xstat --files0-from=L (default view)**"
+	[j]="**(j) xstat --json --files0-from=L**"
+	[gd]="(gd) xargs -0 stat (GNU default output, on the subset)"
+	[l]="(l) xargs -0 lsattr -d"
+	[g]="(g) xargs -0 getfattr -d"
+)
+COUNT+=([b]=$N [v]=$N [j]=$N [gd]=$ND [l]=$N [g]=$N)
+declare -A REF=([v]=b [j]=v [gd]=v [l]=v [g]=v) REF2=([v]=gd [j]=b)
+VRAW=$WORK/vraw
+: >"$VRAW"
+# the whole run's time scaled to N files, as paired_table reads it
+run_vcase() {
+	local k=${VCASES[$1]} r=$2 t0 t1
+	t0=$EPOCHREALTIME
+	(cd "$C" && eval "${CMD[$k]}" >/dev/null 2>&1)
+	t1=$EPOCHREALTIME
+	((r < 0)) || awk -v k="$k" -v r="$r" -v a="$t0" -v b="$t1" -v c="${COUNT[$k]}" -v n="$N" \
+		'BEGIN { printf "%s %d %.1f\n", k, r, (b - a) * 1e9 * n / c }' >>"$VRAW"
+}
+interleave "$ROUNDS" "${#VCASES[@]}" run_vcase
+echo
+echo "## 6. The default view and --json (tmpfs, one file in $FATTR_EVERY with user.fattr.offline; paired ratios)"
+echo
+((JSON)) || echo "(this xstat has no --json: its case is left out)"
+paired_table view "$VRAW" "${VCASES[*]}" ref "not measured"
+echo
+(cd "$C" && strace -f -qq -o "$WORK/tv1" "$XSTAT" --files0-from="$WORK/l1" >/dev/null)
+(cd "$C" && strace -f -qq -o "$WORK/tv2" "$XSTAT" --files0-from="$WORK/l2" >/dev/null)
+trace_slope "$n1" "$n2" "$WORK/tv1" "$WORK/tv2"
+echo "default view: $TRACE_SLOPE calls per file ($TRACE_BYNAME); $TRACE_ONCE calls of start-up and list reading"
+res vcalls.per "$TRACE_SLOPE"
+if ((JSON)); then
+	(cd "$C" && strace -f -qq -o "$WORK/tj1" "$XSTAT" --json --files0-from="$WORK/l1" >/dev/null)
+	(cd "$C" && strace -f -qq -o "$WORK/tj2" "$XSTAT" --json --files0-from="$WORK/l2" >/dev/null)
+	trace_slope "$n1" "$n2" "$WORK/tj1" "$WORK/tj2"
+	echo "--json: $TRACE_SLOPE calls per file ($TRACE_BYNAME); $TRACE_ONCE calls of start-up and list reading"
+	res jcalls.per "$TRACE_SLOPE"
+fi
+
 # ------------------------------------------------------------------ 5. summary
 echo
 echo "## Summary"
@@ -206,6 +268,10 @@ v=$(get ratio.x.c); echo "| xstat -c --files0-from x xargs stat -c (paired) | $v
 row "statx per file" statx.per '<=' 1
 row "one file's start-up, xstat as stat x stat (paired)" ratio.start '<=' 1.00
 v=$(get ratio.xd.d); echo "| GNU default output, xstat as stat x GNU stat (paired) | $v | <= 0.333 (3x faster) | $(verdict "$v" '<=' 0.3334) |"
+row "default view x GNU stat's default output (paired; 3x faster)" ratio.view.v.gd '<=' 0.3334
+row "default view x C loop of its calls (paired)" ratio.view.v.b '<=' 1.50
+row "--json x default view (paired)" ratio.view.j.v '<=' 1.20
+row "default view: system calls per file" vcalls.per '<=' 4 %.2f
 echo "| output identical to GNU stat's | $(get check) | | |"
 echo
 echo "ns per file: floor $(get ns.a), xstat $(get ns.x), xargs stat -c $(get ns.c), find -printf $(get ns.e), default output: xstat-as-stat $(get ns.xd), GNU stat $(get ns.d)"
