@@ -251,13 +251,14 @@ struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, cons
 {
 	struct fattrs_tmpfile *tf = NULL;
 	struct fattrs_tmpl tmpl;
-	char *path = file != NULL ? fattrs_tmpl_hidden_for(file, &tmpl) : fattrs_tmpl_hidden(dir, &tmpl);
+	/* Named (no O_TMPFILE): a name the next run tries first, and reclaims if its writer died. */
+	char *path = file != NULL ? fattrs_tmpl_hidden_for(file, &tmpl) : fattrs_tmpl_hidden_scratch(dir, &tmpl);
 	int r = path != NULL ? 0 : -ENOMEM;
 
 	cleanup_on_signals();
 	if (r == 0)
 		r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method,
-				       FATTRS_TMP_SCRATCH | (file != NULL ? FATTRS_TMP_RECLAIM : 0), &tf);
+				       FATTRS_TMP_SCRATCH | FATTRS_TMP_RECLAIM, &tf);
 	free(path);
 	if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
 		cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),

@@ -131,7 +131,10 @@ char *fattrs_tmpl_hidden(const char *dir, struct fattrs_tmpl *ret);
  * fattrs_tmpl_hidden_for() - the hidden name beside @path that writers of
  * @path use first: FATTRS_HIDDEN_TEMPLATE in @path's directory with its
  * X's made from a hash of @path's last component (the same each time), so
- * that the next writer finds what a dead one left.  The X's are still
+ * that the next writer finds what a dead one left; the last four X's say
+ * which machine made it (a hash of /etc/machine-id and the host name), so
+ * that writers on machines sharing a network filesystem never take each
+ * other's names for a dead writer's (flock(2) on FUSE is local).  The X's are still
  * marked in @ret: a random name replaces them when a live writer holds it.
  * @ret: filled in; its path is the returned string
  *
@@ -139,6 +142,18 @@ char *fattrs_tmpl_hidden(const char *dir, struct fattrs_tmpl *ret);
  * when out of memory.
  */
 char *fattrs_tmpl_hidden_for(const char *path, struct fattrs_tmpl *ret);
+
+/**
+ * fattrs_tmpl_hidden_scratch() - the hidden name in @dir that scratch
+ * files made by name (no O_TMPFILE) try first, the same each time, so
+ * that the next one reclaims what a dead one left (FATTRS_TMP_RECLAIM).
+ * Like fattrs_tmpl_hidden_for(), its last four X's say which machine made
+ * it (a hash of /etc/machine-id and the host name).
+ *
+ * Returns: the malloc()ed path (free() it when done with @ret), or NULL
+ * when out of memory.
+ */
+char *fattrs_tmpl_hidden_scratch(const char *dir, struct fattrs_tmpl *ret);
 
 /* ------------------------------------------------------------ temp files */
 
@@ -282,9 +297,13 @@ enum {
  * atomically: readers see the old file or the new one, never a mix.
  * @path:   relative to the descriptor given to fattrs_tmpfile_new(); it
  *          must be in the same filesystem as the temporary file
- * @backup: if not NULL, the old file, if any, is first hard-linked as this
- *          name (replacing an older backup atomically), so at no moment is
- *          either version missing
+ * @backup: if not NULL, the old file, if any, is kept as this name: hard-
+ *          linked as it when it is new; else linked to a hidden name first
+ *          and renamed over the older backup only once @path is replaced,
+ *          so at no moment is any version missing and a failure leaves
+ *          @path and the older backup as they were (in the one case where
+ *          that rename and undoing the replace both fail, @path is the new
+ *          file and the old one keeps its hidden name)
  * @flags:  FATTRS_PUBLISH_NOCLOBBER, FATTRS_PUBLISH_SYNC_DIR
  *
  * A new name is made with linkat(2), which never replaces (EEXIST), so

@@ -228,13 +228,65 @@ static int try_reclaimable(int dirfd, const struct fattrs_tmpl *tmpl, char **ret
 	return try_names(dirfd, tmpl, ret_path, make, data);
 }
 
-/* FNV-1a of the last component of @path, as 10 letters and digits. */
-static void name_hash(const char *path, char *out, size_t len)
+/*
+ * This machine, as four letters and digits: a hash of /etc/machine-id and
+ * the host name.  Hidden names end in it, so that writers on machines
+ * sharing a network filesystem never meet each other's names: flock(2) on
+ * FUSE (sshfs) is local to this machine, and could not tell another
+ * machine's live writer from a dead one here.  Computed once; threads may
+ * both compute it, with the same result.
+ */
+#define MACHINE_TAG_LEN 4
+static void machine_tag(char *out)
+{
+	static char tag[MACHINE_TAG_LEN];
+	static _Atomic bool known;
+	static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+	if (!known) {
+		char buf[256 + HOST_NAME_MAX + 1] = "";
+		uint64_t h = 14695981039346656037ULL;
+		size_t n = 0;
+		int fd = open("/etc/machine-id", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			ssize_t got = read(fd, buf, 256);
+
+			n = got > 0 ? (size_t)got : 0;
+			(void)close(fd);
+		}
+		buf[n++] = '\n';
+		if (gethostname(buf + n, HOST_NAME_MAX + 1) == 0)
+			n += strnlen(buf + n, HOST_NAME_MAX);
+		for (size_t i = 0; i < n; i++) {
+			h ^= (unsigned char)buf[i];
+			h *= 1099511628211ULL;
+		}
+		for (size_t i = 0; i < MACHINE_TAG_LEN; i++) {
+			tag[i] = alnum[h % 62];
+			h /= 62;
+		}
+		known = true;
+	}
+	memcpy(out, tag, MACHINE_TAG_LEN);
+}
+
+/*
+ * FNV-1a of @kind and the last component of @path, as @len letters and
+ * digits, the last MACHINE_TAG_LEN of them this machine's tag.  @kind
+ * keeps the names of different uses apart ("" for FILE's hidden output,
+ * "~" for its backup's hidden link, "s" for scratch files).
+ */
+static void name_hash(const char *kind, const char *path, char *out, size_t len)
 {
 	static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 	const char *slash = strrchr(path, '/');
 	uint64_t h = 14695981039346656037ULL;
 
+	for (const unsigned char *c = (const unsigned char *)kind; *c; c++) {
+		h ^= *c;
+		h *= 1099511628211ULL;
+	}
 	for (const unsigned char *c = (const unsigned char *)(slash != NULL ? slash + 1 : path); *c; c++) {
 		h ^= *c;
 		h *= 1099511628211ULL;
@@ -243,16 +295,32 @@ static void name_hash(const char *path, char *out, size_t len)
 		out[i] = alnum[h % 62];
 		h /= 62;
 	}
+	if (len > MACHINE_TAG_LEN)
+		machine_tag(out + len - MACHINE_TAG_LEN);
 }
 
-char *fattrs_tmpl_hidden_for(const char *path, struct fattrs_tmpl *ret)
+static char *hidden_kind_for(const char *kind, const char *path, struct fattrs_tmpl *ret)
 {
 	char *dir = fattrs_path_dir(path);
 	char *hidden = dir != NULL ? fattrs_tmpl_hidden(dir, ret) : NULL;
 
 	free(dir);
 	if (hidden != NULL)
-		name_hash(path, hidden + ret->x_off, ret->x_len);
+		name_hash(kind, path, hidden + ret->x_off, ret->x_len);
+	return hidden;
+}
+
+char *fattrs_tmpl_hidden_for(const char *path, struct fattrs_tmpl *ret)
+{
+	return hidden_kind_for("", path, ret);
+}
+
+char *fattrs_tmpl_hidden_scratch(const char *dir, struct fattrs_tmpl *ret)
+{
+	char *hidden = fattrs_tmpl_hidden(dir, ret);
+
+	if (hidden != NULL)
+		name_hash("s", "", hidden + ret->x_off, ret->x_len);
 	return hidden;
 }
 
@@ -763,16 +831,6 @@ int fattrs_tmpname_pick(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_pa
 	return try_names(dirfd, tmpl, ret_path, make_nothing, NULL);
 }
 
-/* A template for a hidden name beside @path. */
-static char *hidden_beside(const char *path, struct fattrs_tmpl *ret)
-{
-	char *dir = fattrs_path_dir(path);
-	char *hidden = dir != NULL ? fattrs_tmpl_hidden(dir, ret) : NULL;
-
-	free(dir);
-	return hidden;
-}
-
 static bool same_inode(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -848,26 +906,40 @@ static int replace_allowed(int dirfd, const char *path)
 }
 
 /*
- * Keep the current @path as @backup, never leaving a moment where neither
- * exists: a hard link, or a hidden link renamed over an older backup.
- * *@ret_new says whether @backup is a name made here (removed again if
- * the replace fails).
+ * Keeping the current @path as @backup.  Either @backup did not exist and
+ * is a new hard link of @path (@made: removed again if the replace fails),
+ * or an older @backup exists: then it is left as it is until @path has
+ * been replaced, and the old @path waits under a hidden name of its own
+ * (@hidden), renamed over @backup only after the replace.  So a replace
+ * that fails leaves @path and the older @backup as they were, and at no
+ * moment is any version without a name.
+ * The old file is locked (@fd) before it gets its hidden name, which is
+ * made from @backup's name and this machine (hidden_kind_for("~")): a
+ * writer killed meanwhile leaves a name that the next --backup writer of
+ * @path tells from a live one's by its lock, and reclaims.  Where the old
+ * file cannot be opened or locked, a random name.
  */
-static int backup_make(int dirfd, const char *path, const char *backup, bool *ret_new)
+struct backup {
+	bool made;
+	char *hidden;
+	int fd;
+	int slot;	/* registry slot of @hidden (signal clean-up) */
+};
+
+static int backup_prepare(int dirfd, const char *path, const char *backup, struct backup *b)
 {
-	struct link_args a = { .src = path, .scratch = true, .slot = -1 };
+	struct link_args a = { .fd = -1, .scratch = true, .slot = -1 };
 	struct fattrs_tmpl tmpl;
-	char *hidden, *tmp = NULL;
+	struct stat st;
+	char *hidden;
 	int r;
 
-	*ret_new = false;
+	*b = (struct backup) { .fd = -1, .slot = -1 };
 	if (linkat(dirfd, path, dirfd, backup, 0) == 0) {
-		*ret_new = true;
+		b->made = true;
 		return 0;
 	}
 	if (errno == ENOENT) {
-		struct stat st;
-
 		/* Nothing to keep when @path is missing; a missing backup directory is an error. */
 		if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
 			return 0;
@@ -875,28 +947,116 @@ static int backup_make(int dirfd, const char *path, const char *backup, bool *re
 	}
 	if (errno != EEXIST)
 		return negerrno();
-	hidden = hidden_beside(backup, &tmpl);
+	/* What renaming over the older backup would say, said before anything is replaced. */
+	if (fstatat(dirfd, backup, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	r = replace_allowed(dirfd, backup);
+	if (r < 0)
+		return r;
+	hidden = hidden_kind_for("~", backup, &tmpl);
 	if (hidden == NULL)
 		return -ENOMEM;
-	r = try_names(dirfd, &tmpl, &tmp, make_link, &a);
-	if (r == 0) {
-		r = rename_over(dirfd, tmp, backup);
-		if (r < 0)
-			(void)unlinkat(dirfd, tmp, 0);
+	b->fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (b->fd >= 0 && fstat(b->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    flock(b->fd, LOCK_EX | LOCK_NB) == 0) {
+		struct stat there;
+
+		a.fd = b->fd;
+		/*
+		 * A dead writer's link of this very file: the lock that makes
+		 * it look live is ours now, and it is just the link needed.
+		 */
+		if (fstatat(dirfd, hidden, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&there, &st)) {
+			b->hidden = strdup(hidden);
+			if (b->hidden == NULL) {
+				free(hidden);
+				return -ENOMEM;
+			}
+			b->slot = scratch_register(dirfd, b->hidden, b->fd);
+			free(hidden);
+			return 0;
+		}
+		r = try_reclaimable(dirfd, &tmpl, &b->hidden, make_link, &a);
+	} else {
+		r = -ENOLINK;
 	}
-	scratch_forget(a.slot);
-	free(tmp);
+	if (r == -ENOLINK) {
+		/* Not lockable, or no way to link a descriptor here: by name, at random. */
+		a.src = path;
+		r = try_names(dirfd, &tmpl, &b->hidden, make_link, &a);
+	}
 	free(hidden);
+	b->slot = a.slot;
 	return r;
 }
 
-/* Undo a backup link made by backup_make() for a replace that failed. */
-static void backup_undo(int dirfd, const char *path, const char *backup)
+static void backup_free(struct backup *b)
+{
+	scratch_forget(b->slot);
+	b->slot = -1;
+	if (b->fd >= 0)
+		(void)close(b->fd);
+	b->fd = -1;
+	free(b->hidden);
+	b->hidden = NULL;
+}
+
+/* The replace failed (or never happened): @path and @backup as they were. */
+static void backup_abort(int dirfd, const char *path, const char *backup, struct backup *b)
 {
 	struct stat st;
 
-	if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (b->made && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		unlink_if(dirfd, backup, &st);
+	if (b->hidden != NULL)
+		(void)unlinkat(dirfd, b->hidden, 0);
+	backup_free(b);
+}
+
+/*
+ * Rename @from over @path, then the old @path's hidden link over @backup.
+ * Every signal is blocked meanwhile: between the two renames the hidden
+ * name is the old file's only name, which a clean-up must not remove.
+ * Returns 0; or -errno with @path as it was (*@ret_backup_failed set when
+ * it was the backup's rename that failed, and the replace was undone); or,
+ * when the backup's rename and undoing the replace both failed, -errno
+ * with *@ret_replaced set too: @path is the new file and the old one keeps
+ * its hidden name.
+ */
+static int replace_commit(int dirfd, const char *from, const char *path, const char *backup,
+			  struct backup *b, bool *ret_backup_failed, bool *ret_replaced)
+{
+	sigset_t all, old;
+	int r;
+
+	*ret_replaced = false;
+	*ret_backup_failed = false;
+	if (b->hidden == NULL)
+		return rename_over(dirfd, from, path);
+	(void)sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, &old);
+	r = rename_over(dirfd, from, path);
+	if (r == 0) {
+		scratch_forget(b->slot);
+		b->slot = -1;
+		r = rename_over(dirfd, b->hidden, backup);
+		if (r < 0) {
+			*ret_backup_failed = true;
+			/* Put everything back: the new file under @from again, the old one as @path. */
+			if (renameat2(dirfd, b->hidden, dirfd, path, RENAME_EXCHANGE) == 0 &&
+			    renameat(dirfd, b->hidden, dirfd, from) == 0) {
+				free(b->hidden);
+				b->hidden = NULL;
+			} else {
+				*ret_replaced = true;
+			}
+		} else {
+			free(b->hidden);
+			b->hidden = NULL;
+		}
+	}
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 static int sync_dir_of(int dirfd, const char *path)
@@ -920,7 +1080,8 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 			 unsigned int flags)
 {
 	int dirfd = tf->dirfd;
-	bool made = false;
+	struct backup b = { .fd = -1, .slot = -1 };
+	bool replaced = false;
 	int r;
 
 	if (flags & FATTRS_PUBLISH_NOCLOBBER) {
@@ -949,15 +1110,19 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 			if (r < 0)
 				return r;
 		}
-		r = backup_make(dirfd, path, backup, &made);
+		r = backup_prepare(dirfd, path, backup, &b);
 		if (r < 0) {
+			backup_free(&b);
 			tf->backup_failed = true;
 			return r;
 		}
 	}
-	r = rename_over(dirfd, tf->path, path);
-	if (r < 0 && made)
-		backup_undo(dirfd, path, backup);
+	r = replace_commit(dirfd, tf->path, path, backup, &b, &tf->backup_failed, &replaced);
+	if (replaced)
+		scratch_release(tf);	/* its scratch name is FILE's now */
+	if (r < 0 && !replaced)
+		backup_abort(dirfd, path, backup, &b);
+	backup_free(&b);
 	return r;
 }
 
@@ -968,7 +1133,8 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 	struct link_args a = { .fd = tf->fd, .scratch = true, .slot = -1 };
 	struct fattrs_tmpl tmpl;
 	char *hidden, *tmp = NULL;
-	bool made = false;
+	struct backup b = { .fd = -1, .slot = -1 };
+	bool replaced = false;
 	int r;
 
 	/* A new name: linkat(2) itself refuses to replace anything (EEXIST). */
@@ -997,16 +1163,16 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 	if (r == 0) {
 		tf->via = a.via;
 		if (backup != NULL) {
-			r = backup_make(tf->dirfd, path, backup, &made);
+			r = backup_prepare(tf->dirfd, path, backup, &b);
 			tf->backup_failed = r < 0;
 		}
 		if (r == 0)
-			r = rename_over(tf->dirfd, tmp, path);
-		if (r < 0) {
+			r = replace_commit(tf->dirfd, tmp, path, backup, &b, &tf->backup_failed, &replaced);
+		if (r < 0 && !replaced) {
 			(void)unlinkat(tf->dirfd, tmp, 0);
-			if (made)
-				backup_undo(tf->dirfd, path, backup);
+			backup_abort(tf->dirfd, path, backup, &b);
 		}
+		backup_free(&b);
 	}
 	scratch_forget(a.slot);
 	free(tmp);

@@ -1,0 +1,223 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What a writer leaves when it fails or is killed half-way, and who takes
+# it back: --backup over an older FILE~ (a failed replace keeps both, a
+# kill -9 leaves only names the next writer reclaims), --scratch's named
+# fallback, and hidden names tied to this machine (network filesystems).
+# Faults and kills are injected with strace at the system call that
+# matters (tests/helpers/fault.bash).
+# bats file_tags=tmpcreate,output
+
+# The fs_run scripts are single-quoted on purpose: they expand inside.
+# shellcheck disable=SC2016
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	load '../helpers/common'
+	load '../helpers/fs'
+	fs_prepare ntfs-3g
+}
+
+setup() {
+	load '../helpers/common'
+	load '../helpers/fs'
+	load '../helpers/fault'
+	W=$BATS_TEST_TMPDIR/w
+	mkdir "$W"
+	cd "$W" || return 1
+	umask 022
+}
+
+# Every name in DIR (default .), dot files too, on one line.
+names() {
+	ls -A "${1:-.}" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# WHEN CMD...: run CMD under strace, killed by SIGKILL as it enters its
+# WHEN-th rename.  Prints nothing; the kill is checked in the trace.
+kill_at_rename() {
+	local when=$1
+	shift
+	# In a subshell of its own: the shell's "Killed" goes to /dev/null too.
+	(ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+		-e "inject=rename,renameat,renameat2:signal=SIGKILL:when=$when" "$@" || :) 2>/dev/null
+	grep -q '+++ killed by SIGKILL +++' "$BATS_TEST_TMPDIR/trace" ||
+		fail "not killed at rename $when: $(cat "$BATS_TEST_TMPDIR/trace")"
+}
+
+# ------------------------------------------------------------ --backup over an older FILE~
+
+@test "--backup: a replace that fails after FILE~ exists leaves FILE and the older FILE~ as they were" {
+	# The replace (the rename over FILE) fails: every rename that names
+	# FILE gets EIO (strace -P).  The older FILE~ must still be there:
+	# it is replaced only once FILE has been.
+	fault_require
+	local m
+	for m in auto named; do
+		echo A >f
+		echo B >'f~'
+		run -1 --separate-stderr bash -c 'echo N | ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq \
+			-o "$1" -P "$2" -e inject=rename,renameat,renameat2:error=EIO \
+			tmpcreate --method="$3" -b -o "$2"' _ "$BATS_TEST_TMPDIR/trace" "$W/f" "$m"
+		assert_equal "$stderr" "tmpcreate: cannot write '$W/f': Input/output error"
+		assert_trace "$BATS_TEST_TMPDIR/trace" 'rename.*"'"$(re_escape "$W/f")"'"\) = -1 EIO .*INJECTED'
+		assert_equal "$m: $(cat f) $(cat 'f~') | $(names)" "$m: A B | f f~"
+	done
+}
+
+@test "--backup: when renaming the old FILE over FILE~ fails after the replace, the replace is undone" {
+	# FILE has been replaced; then the old FILE's hidden link cannot be
+	# renamed over FILE~ (EIO on the renames naming FILE~): both are put
+	# back as they were, and the failure is the backup's.
+	fault_require
+	local m
+	for m in auto named; do
+		echo A >f
+		echo B >'f~'
+		run -1 --separate-stderr bash -c 'echo N | ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq \
+			-o "$1" -P "$2~" -e inject=rename,renameat,renameat2:error=EIO \
+			tmpcreate --method="$3" -b -o "$2"' _ "$BATS_TEST_TMPDIR/trace" "$W/f" "$m"
+		assert_equal "$stderr" "tmpcreate: cannot back up '$W/f' as '$W/f~': Input/output error"
+		assert_equal "$m: $(cat f) $(cat 'f~') | $(names)" "$m: A B | f f~"
+	done
+}
+
+@test "--backup: kill -9 at either rename leaves only names the next --backup writer reclaims" {
+	# Rename 1 puts the new file over FILE, rename 2 the old FILE over
+	# FILE~.  Killed at either, FILE is whole (old or new) and FILE~ is
+	# the older backup; what is left is the hidden output and the old
+	# FILE's hidden link, both locked by the dead writer: the next writer
+	# takes them back.
+	fault_require
+	local m when
+	for m in auto named; do
+		for when in 1 2; do
+			rm -f f 'f~' .tmpcreate.*
+			echo A >f
+			echo B >'f~'
+			kill_at_rename "$when" tmpcreate --method="$m" -b -o f <<<N
+			case $when in
+			1) assert_equal "$m $when: $(cat f) $(cat 'f~')" "$m $when: A B" ;;
+			2) assert_equal "$m $when: $(cat f) $(cat 'f~')" "$m $when: N B" ;;
+			esac
+			run -0 compgen -G '.tmpcreate.*'
+			run -0 --separate-stderr tmpcreate --method="$m" -b -o f <<<N2
+			assert_equal "$stderr" ""
+			case $when in
+			1) assert_equal "$m $when: $(cat f) $(cat 'f~') | $(names)" "$m $when: N2 A | f f~" ;;
+			2) assert_equal "$m $when: $(cat f) $(cat 'f~') | $(names)" "$m $when: N2 N | f f~" ;;
+			esac
+		done
+	done
+}
+
+@test "--backup: a live writer's hidden backup link is left alone" {
+	# Writer 1 is held just before its replace, with the old FILE linked
+	# under its hidden name and locked; writer 2 must not take that name.
+	fault_require
+	echo A >f
+	echo B >'f~'
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+		-e inject=rename,renameat,renameat2:delay_enter=2000000:when=1 \
+		tmpcreate -b -o f <<<first 2>"$BATS_TEST_TMPDIR/strace.err" &
+	spid=$!
+	for ((i = 0; i < 150; i++)); do
+		[[ $(compgen -G '.tmpcreate.*' | wc -l) == 2 ]] && break
+		sleep 0.02
+	done
+	[[ $(compgen -G '.tmpcreate.*' | wc -l) == 2 ]] || fail "writer 1 never linked its names"
+	run -0 --separate-stderr tmpcreate -b -o f <<<second
+	assert_equal "$stderr" ""
+	# Writer 1 then replaces FILE and puts its backup (A) over FILE~:
+	# it fails if writer 2 took its hidden link.
+	wait "$spid" || fail "writer 1 failed: $(cat "$BATS_TEST_TMPDIR/strace.err")"
+	assert_equal "$(cat f) $(cat 'f~') | $(names)" "first A | f f~"
+}
+
+# ------------------------------------------------------------ --scratch's named fallback
+
+@test "--scratch, named: kill -9 while the scratch file has its name; the next --scratch run reclaims it" {
+	# The named fallback (no O_TMPFILE: ramfs, sshfs) names the file only
+	# until COMMAND's descriptor is made; a SIGKILL as the name is being
+	# removed leaves it.  Its name is the same each time, and locked while
+	# in use: the next run in that directory takes it back.
+	fault_require
+	mkdir d
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+		-e inject=unlinkat:signal=SIGKILL:when=1 \
+		tmpcreate --method=named --scratch -p d -- true 2>/dev/null || :
+	assert_trace "$BATS_TEST_TMPDIR/trace" '\+\+\+ killed by SIGKILL \+\+\+'
+	run -0 compgen -G 'd/.tmpcreate.*'
+	left=${output#d/}
+	run -0 --separate-stderr trace_run "$BATS_TEST_TMPDIR/trace2" \
+		tmpcreate --method=named --scratch -p d -- sh -c 'echo x >&$TMPCREATE_FD'
+	assert_equal "$stderr" ""
+	assert_trace "$BATS_TEST_TMPDIR/trace2" "unlinkat\(AT_FDCWD, \"d/$(re_escape "$left")\", 0\) = 0"
+	assert_equal "$(names d)" ""
+}
+
+@test "ntfs-3g (FUSE, no O_TMPFILE): kill -9 of --scratch leaves a name the next run reclaims; a live one's is kept" {
+	# ramfs has O_TMPFILE since Linux 6.x: FUSE is where the named
+	# fallback is the default, and flock(2) there is the kernel's local one.
+	fault_require
+	fs_require ntfs-3g
+	run -0 --separate-stderr fs_run ntfs-3g '
+		cd "$D"
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+			-e inject=unlinkat:signal=SIGKILL:when=1 \
+			tmpcreate --scratch -p . -- true 2>/dev/null
+		echo "left: $(ls -A | wc -l)"
+		# A live one holds the name (and its lock) while another runs.
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
+			-e inject=unlinkat:delay_enter=1500000:when=1 \
+			tmpcreate --scratch -p . -- true &
+		for ((i = 0; i < 100; i++)); do
+			[[ $(ls -A | wc -l) == 1 ]] && break
+			sleep 0.02
+		done
+		sleep 0.2	# locked just after it was made
+		live=$(ls -A)
+		tmpcreate --scratch -p . -- true
+		echo "beside a live one: $(ls -A | wc -l) $( [[ $(ls -A) == "$live" ]] && echo same)"
+		wait
+		echo "after: $(ls -A | wc -l)"'
+	assert_output "$(printf '%s\n' 'left: 1' 'beside a live one: 1 same' 'after: 0')"
+}
+
+# ------------------------------------------------------------ this machine's names
+
+@test "hidden names end in this machine's tag: a name another machine left is never taken" {
+	# Another machine sharing the directory (a network filesystem, where
+	# flock(2) is local) uses other names for the same FILE.  Stand-in:
+	# the same name with another tag, unlocked, as a dead writer here
+	# would leave it.  It is left alone; this machine's own is reclaimed.
+	fault_require
+	echo old >F
+	kill_at_rename 1 tmpcreate -o F <<<mine
+	run -0 compgen -G '.tmpcreate.*'
+	ours=$output
+	[[ $ours =~ ^\.tmpcreate\.[A-Za-z0-9]{10}$ ]] || fail "unexpected name $ours"
+	tag=${ours: -4}
+	# Every hidden name of this machine ends in the same tag.
+	echo A >g
+	echo B >'g~'
+	kill_at_rename 1 tmpcreate -b -o g <<<N
+	mkdir s
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null -e inject=unlinkat:signal=SIGKILL:when=1 \
+		tmpcreate --method=named --scratch -p s -- true 2>/dev/null || :
+	run -0 bash -c 'compgen -G ".tmpcreate.*"; compgen -G "s/.tmpcreate.*"'
+	assert_equal "${#lines[@]}" 4
+	for n in "${lines[@]}"; do
+		assert_equal "${n: -4}" "$tag"
+	done
+	rm -f .tmpcreate.* s/.tmpcreate.* g 'g~'
+	rmdir s
+	# A foreign machine's leftover for F: same hash, another tag.
+	other=${ours%????}$([[ $tag == ZZZZ ]] && echo YYYY || echo ZZZZ)
+	echo theirs >"$other"
+	kill_at_rename 1 tmpcreate -o F <<<mine
+	run -0 --separate-stderr tmpcreate -o F <<<again
+	assert_equal "$stderr" ""
+	assert_equal "$(cat F) $(cat "$other") | $(names)" "again theirs | $other F"
+}
