@@ -424,7 +424,8 @@ static int xflags_where(struct target *t, int *dfd, const char **path, unsigned 
 	return 0;
 }
 
-static long sys_file_getattr(struct target *t, struct fattrs_file_attr *fa)
+/* file_getattr(2) or file_setattr(2) (@nr) of @t's file: 0, or -1 with errno set. */
+static long sys_file_attr(long nr, struct target *t, struct fattrs_file_attr *fa)
 {
 	const char *path;
 	unsigned at;
@@ -434,20 +435,7 @@ static long sys_file_getattr(struct target *t, struct fattrs_file_attr *fa)
 		errno = -r;
 		return -1;
 	}
-	return syscall(__NR_file_getattr, dfd, path, fa, sizeof(*fa), at);
-}
-
-static long sys_file_setattr(struct target *t, struct fattrs_file_attr *fa)
-{
-	const char *path;
-	unsigned at;
-	int dfd, r = xflags_where(t, &dfd, &path, &at);
-
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	return syscall(__NR_file_setattr, dfd, path, fa, sizeof(*fa), at);
+	return syscall(nr, dfd, path, fa, sizeof(*fa), at);
 }
 
 /*
@@ -472,7 +460,7 @@ static int xflags_read(struct target *t, struct xword *w)
 
 	if (!no_file_attr) {
 		w->fa = (struct fattrs_file_attr){ .fa_xflags = 0 };
-		if (sys_file_getattr(t, &w->fa) == 0) {
+		if (sys_file_attr(__NR_file_getattr, t, &w->fa) == 0) {
 			w->via = FATTRS_KVIA_FILE_GETATTR;
 			return 0;
 		}
@@ -496,7 +484,7 @@ static int xflags_write(struct target *t, struct xword *w, uint32_t xflags)
 	if (w->via == FATTRS_KVIA_FILE_GETATTR) {
 		w->fa.fa_xflags = xflags;
 		w->fa.fa_nextents = 0;	/* read-only; the kernel ignores it */
-		return sys_file_setattr(t, &w->fa) == 0 ? 0 : flags_errno(false);
+		return sys_file_attr(__NR_file_setattr, t, &w->fa) == 0 ? 0 : flags_errno(false);
 	}
 	/* t->fd is open: the read used it. */
 	w->fsx.fsx_xflags = xflags;
