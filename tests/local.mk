@@ -90,6 +90,7 @@ EXTRA_DIST += \
 	tests/helpers/common.bash \
 	tests/helpers/fs.bash \
 	tests/helpers/fault.bash \
+	tests/helpers/setfattrs.bash \
 	tests/helpers/stat-compat.bash
 
 # ---- libFuzzer targets: tests/fuzz/NAME.c with its seeds in tests/fuzz/corpus/NAME/,

@@ -12,15 +12,13 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
+	load '../helpers/setfattrs'
+	setfattrs_setup_file
 }
 
 setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	cd "$BATS_TEST_TMPDIR" || return
+	load '../helpers/setfattrs'
+	setfattrs_setup
 }
 
 @test "ntfs-3g: +offline goes to system.ntfs_attrib, +pinned (dropped there) to user.fattr.pinned; kernel flags are refused" {
