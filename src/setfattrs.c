@@ -110,6 +110,8 @@ struct setfattrs_control {
 	int cwd;		/* the working directory at start (-R moves into each directory) */
 	unsigned long dir_serial;	/* the walk's directory we are in, 0: cwd */
 	bool ok;		/* no file failed (-R) */
+	int nostat;		/* -1 not known yet; 1: operands are not stat'ed (see want_nostat()) */
+	const char *operand;	/* the operand being walked (-R) */
 };
 
 /* ------------------------------------------------------------ flags */
@@ -234,6 +236,7 @@ struct plan {
 	unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 	signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];	/* -1 unknown, 0 clear, 1 set, 2 invalid */
 	bool failed;
+	bool unstat;		/* not stat'ed, and the stat after a failure failed (said) */
 };
 
 static const char *state_word(int v)
@@ -306,7 +309,98 @@ static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 	}
 }
 
-/* The read-back record of @p's device and file type, made on first use (NULL: out of memory). */
+/*
+ * Filesystems whose kernel code keeps nodump, noatime and sync on every
+ * file it accepts them for (or refuses them loudly), and filesystems
+ * that keep no kernel flags at all (a change is refused): with only these
+ * mounted, which one a file is on does not decide whether a change of
+ * those three flags sticks.
+ */
+static const char *const keeps_trusted[] = {
+	"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "devtmpfs",
+	"proc", "sysfs", "devpts", "cgroup", "cgroup2", "mqueue", "securityfs", "debugfs",
+	"tracefs", "pstore", "bpf", "configfs", "hugetlbfs", "binfmt_misc", "fusectl",
+	"nsfs", "ramfs",
+};
+
+/* Whether every mount of this namespace is of a type in keeps_trusted[] (false if unreadable). */
+static bool mounts_keep_trusted(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool all = f != NULL, any = false;
+
+	while (all && getline(&line, &cap, f) > 0) {
+		char *sep = strstr(line, " - "), *type, *end;
+		bool known = false;
+
+		if (sep == NULL) {
+			all = false;
+			break;
+		}
+		type = sep + 3;
+		end = strchr(type, ' ');
+		if (end != NULL)
+			*end = '\0';
+		for (size_t i = 0; i < sizeof(keeps_trusted) / sizeof(keeps_trusted[0]); i++)
+			known |= strcmp(type, keeps_trusted[i]) == 0;
+		all = known;
+		any = true;
+	}
+	free(line);
+	if (f != NULL)
+		(void)fclose(f);
+	return all && any;
+}
+
+/*
+ * Whether the files named on the command line can go without a stat of
+ * their own: only kernel flags change, and nothing needs the file's type
+ * or device before the change (no '=', -v, -n, --json, -R, --reference),
+ * and the read-back policy does not need the device either: every mount
+ * is of a type that keeps nodump, noatime and sync or refuses them, so
+ * after the first change of each in the run was read back, the later ones
+ * are trusted whatever filesystem a file is on.  The library pins each
+ * file with an O_PATH open and never opens a device or a fifo; the type is
+ * asked only when a change fails, for the message.
+ */
+static bool want_nostat(struct setfattrs_control *ctl)
+{
+	if (!ctl->kops || ctl->fops || ctl->ops.assign || ctl->recursive || ctl->verbose ||
+	    ctl->dry_run || ctl->json || ctl->reference != NULL)
+		return false;
+	if (ctl->nostat < 0)
+		ctl->nostat = mounts_keep_trusted();
+	return ctl->nostat == 1;
+}
+
+/*
+ * For a file that was not stat'ed (want_nostat()): its type and device,
+ * after a failed change, for the messages.  False (and said, as before a
+ * change) when it cannot be stat'ed.
+ */
+static bool plan_stat(struct setfattrs_control *ctl, struct plan *p)
+{
+	struct stat st;
+
+	if (p->mode != 0)
+		return true;
+	if (fstatat(p->dirfd, p->path, &st, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
+		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(p->shown));
+		p->unstat = true;
+		return false;
+	}
+	p->mode = st.st_mode;
+	p->dev = st.st_dev;
+	return true;
+}
+
+/*
+ * The read-back record of @p's device and file type, made on first use
+ * (NULL: out of memory).  A file that was not stat'ed (mode 0) has the
+ * record of device 0, type 0: any file (want_nostat()).
+ */
 static struct kept_entry *kept_for(struct setfattrs_control *ctl, const struct plan *p)
 {
 	struct kept_entry *k;
@@ -340,7 +434,8 @@ static bool kept_before(struct setfattrs_control *ctl, const struct plan *p, con
 	if (k == NULL)
 		return false;
 	if (k->trusted < 0)
-		k->trusted = statfs(p->path, &sfs) == 0 && (uint32_t)sfs.f_type != FUSE_SUPER_MAGIC;
+		k->trusted = p->mode == 0 || /* want_nostat(): no FUSE, no unknown filesystem */
+			     (statfs(p->path, &sfs) == 0 && (uint32_t)sfs.f_type != FUSE_SUPER_MAGIC);
 	return k->trusted == 1 && (x & ~k->bits) == 0;
 }
 
@@ -378,6 +473,8 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 				      trust ? FATTRS_KCHANGE_NO_READBACK : 0, &dropped);
 	if (r == 1 && !trust)
 		kept_seen(ctl, p, c);
+	if (r < 0 && !plan_stat(ctl, p))
+		return false;
 	if (r >= 0) {
 		for (size_t i = 0; i < n_kflags(); i++) {
 			if (p->state[i] == ST_PENDING && kchange_has(c, krow(i), p->on[i]))
@@ -613,7 +710,7 @@ static void report_partial(const struct setfattrs_control *ctl, const struct pla
 /*
  * Change one file: @path relative to @dirfd (and to the working directory,
  * for the fattrs flags: -R moves into @dirfd first), @st its stat as
- * @nofollow says.
+ * @nofollow says, or NULL when want_nostat().
  */
 static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 			   const struct stat *st, bool nofollow)
@@ -628,8 +725,8 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 	bool kread = false, fread = false, ok = true, fpending = false;
 	int r;
 
-	p.mode = st->st_mode;
-	p.dev = st->st_dev;
+	p.mode = st != NULL ? st->st_mode : 0;
+	p.dev = st != NULL ? st->st_dev : 0;
 	memset(p.old, -1, sizeof(p.old));
 
 	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
@@ -715,6 +812,8 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 		first.xset &= ~last.xset;
 	}
 	ok = kernel_apply(ctl, &p, &first);
+	if (p.unstat)
+		return false;
 	if (ok && fpending)
 		ok = fflags_apply(ctl, &p);
 	if (ok && fpending)
@@ -734,8 +833,8 @@ static void walk_error(const char *path, int err, void *arg)
 
 	ctl->ok = false;
 	if (err == -ESTALE)
-		fail_flag(ctl, 0, _("cannot go back up to %s: it was moved during the walk; the rest of it is left alone"),
-			  cli_quote(path));
+		fail_flag(ctl, 0, _("cannot go back up from %s: it was moved during the walk; the rest of %s is left alone"),
+			  cli_quote(path), cli_quote(ctl->operand));
 	else
 		fail_flag(ctl, -err, _("cannot read directory %s"), cli_quote(path));
 }
@@ -783,6 +882,8 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	bool ok;
 	int fd, r;
 
+	if (want_nostat(ctl))
+		return setfattrs_file(ctl, AT_FDCWD, file, file, NULL, ctl->nofollow);
 	if (fstatat(AT_FDCWD, file, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
 		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
 		return false;
@@ -797,6 +898,7 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		return false;
 	}
 	ctl->ok = true;
+	ctl->operand = file;
 	r = fattrs_walk(fd, file, ctl->one_fs ? FATTRS_WALK_XDEV : 0, walk_entry, walk_error, ctl);
 	(void)close(fd);
 	(void)back_home(ctl);
@@ -1096,7 +1198,7 @@ static void check_ops(struct setfattrs_control *ctl)
 
 int main(int argc, const char **argv)
 {
-	struct setfattrs_control ctl = { .cap_immutable = -1 };
+	struct setfattrs_control ctl = { .cap_immutable = -1, .nostat = -1 };
 	const char **popt_argv, **files, **rest;
 	int popt_argc, rc;
 	bool ok = true;

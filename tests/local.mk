@@ -74,6 +74,7 @@ BATS_TESTS = \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
 	tests/setfattrs/filesystems.bats \
+	tests/setfattrs/cost.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/xstat/gnu-compat.bats \

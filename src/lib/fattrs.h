@@ -643,7 +643,8 @@ typedef void (*fattrs_walk_err_fn)(const char *path, int err, void *arg);
  * whatever the depth: a directory's names are read whole before its
  * first subdirectory is entered, and it is reopened on the way back as
  * that subdirectory's "..", which must be the same device and inode (a
- * tree moved meanwhile ends the walk with -ESTALE, reported through @err).
+ * subdirectory moved elsewhere meanwhile ends the walk with -ESTALE,
+ * reported through @err with that subdirectory's path).
  * Names that vanish while the walk runs are skipped.
  *
  * Returns: 0, or -errno: what @fn returned to stop, -ENOMEM, -ESTALE,

@@ -193,8 +193,13 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 		if (l->pos >= l->len) {
 			r = pop(&w);
 			if (r < 0) {
-				/* Cannot go back safely: the rest of this walk is abandoned. */
-				w.path[w.lv[w.depth - 1].pathlen] = '\0';
+				/*
+				 * Cannot go back safely: the rest of this walk is
+				 * abandoned.  -ESTALE names the directory that was
+				 * moved (the level just left), anything else the
+				 * one that could not be reopened.
+				 */
+				w.path[w.lv[r == -ESTALE ? w.depth : w.depth - 1].pathlen] = '\0';
 				if (err != NULL)
 					err(w.path, r, arg);
 				goto out;

@@ -12,16 +12,14 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
+	load '../helpers/setfattrs'
+	setfattrs_setup_file
 }
 
 setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
+	load '../helpers/setfattrs'
+	setfattrs_setup
 	load '../helpers/fault'
-	cd "$BATS_TEST_TMPDIR" || return
 }
 
 @test "tmpfs: -R over a hostile tree changes what is inside, follows no symlink, leaves fifos and devices alone" {
@@ -115,6 +113,40 @@ setup() {
 	assert_output 'user.fattr.offline="1"'
 	assert_equal "$stderr" "setfattrs: cannot set 'offline' on 't/closed': Permission denied
 setfattrs: cannot read directory 't/closed': Permission denied"
+}
+
+# A real race, made deterministic: strace delays the walk's reopening of
+# ".." (the only call -P .. selects) while this script moves the directory
+# being left to another parent; the walk must see the other inode and stop.
+@test "tmpfs: -R with a directory moved away during the walk: named, the rest of that operand left, the other operands done, exit 1" {
+	require_root "mount tmpfs"
+	require_cmd lsattr
+	fault_require
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && mkdir -p root/a/b && touch root/a/b/f other || exit 1
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -qq -o ../trace -P .. -e trace=openat \
+			-e inject=openat:delay_enter=1000000 setfattrs -R +nodump root other 2>../err &
+		spid=$!
+		# Wait until setfattrs sits in the delayed openat (257) of "..": the
+		# same call seen on three polls in a row (a call not delayed is gone).
+		same=0 last=
+		for ((i = 0; i < 1000 && same < 3; i++)); do
+			read -r pid _ <"/proc/$spid/task/$spid/children" 2>/dev/null
+			now=$(cat "/proc/${pid:-0}/syscall" 2>/dev/null)
+			if [[ $now == "257 "* && $now == "$last" ]]; then ((same++)); else same=0; fi
+			last=$now
+			sleep 0.02
+		done
+		mv root/a/b root/moved
+		wait "$spid"; echo "rc=$?"
+		grep "^setfattrs:" ../err
+		lsattr -d root root/a root/moved root/moved/f other | awk "{ print \$2, (\$1 ~ /d/ ? \"nodump\" : \"-\") }"
+		grep -c "\"\.\.\".*DELAYED" ../trace'
+	assert_equal "${lines[0]}" 'rc=1'
+	assert_equal "${lines[1]}" "setfattrs: cannot go back up from 'root/a/b': it was moved during the walk; the rest of 'root' is left alone"
+	# everything met before the move, and the next operand, were changed
+	assert_equal "${lines[*]:2}" 'root nodump root/a nodump root/moved nodump root/moved/f nodump other nodump 1'
 }
 
 @test "ext4 -> tmpfs: --reference copies the flags the file's filesystem can hold, and only those" {
