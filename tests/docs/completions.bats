@@ -146,9 +146,30 @@ fish_complete() {
 	assert_line 'echo'
 	run -0 bash_complete 'tmpcreate --scratch -v -- ech'
 	assert_line 'echo'
-	# Before "--" only "--" itself is offered.
+}
+
+@test "bash: in -o and --scratch mode COMMAND needs no '--': the first operand is completed as a command" {
+	require_bash_completion
+	local line
+	for line in 'tmpcreate -o out ech' 'tmpcreate --output=out ech' 'tmpcreate --output out ech' \
+		'tmpcreate -vo out ech' 'tmpcreate -oout ech' 'tmpcreate -o out -m 644 ech' \
+		'tmpcreate --method=named -o out ech' 'tmpcreate -o out -b ech' 'tmpcreate --scratch ech' \
+		'tmpcreate -p . --scratch -v ech'; do
+		run -0 bash_complete "$line"
+		assert_line 'echo'
+	done
+	# "--" is never offered; before COMMAND, commands are.
 	run -0 bash_complete 'tmpcreate -o out '
-	assert_equal "$output" '--'
+	refute_line -- '--'
+	assert_line 'echo'
+	# After COMMAND, its arguments: files, not tmpcreate's options.
+	run -0 bash_complete 'tmpcreate -o out cat fi'
+	assert_output 'file1'
+	run -0 bash_complete 'tmpcreate -o out cat --no-'
+	refute_output --partial -- '--no-clobber'
+	# tmpcreate's own options before COMMAND still complete.
+	run -0 bash_complete 'tmpcreate -o out --no-'
+	assert_output $'--no-clobber\n--no-dereference'
 }
 
 @test "bash: in mktemp mode '--' only ends the options" {
@@ -219,6 +240,23 @@ fish_complete() {
 	assert_line --regexp $'^echo(\t|$)'
 	run -0 fish_complete 'tmpcreate --scratch -- ech'
 	assert_line --regexp $'^echo(\t|$)'
+}
+
+@test "fish: in -o and --scratch mode COMMAND needs no '--': the first operand is completed as a command" {
+	require_cmd fish
+	local line
+	for line in 'tmpcreate -o out ech' 'tmpcreate --output=out ech' 'tmpcreate -vo out ech' \
+		'tmpcreate -o out -m 644 ech' 'tmpcreate -o out -b ech' 'tmpcreate --scratch ech'; do
+		run -0 fish_complete "$line"
+		assert_line --regexp $'^echo(\t|$)'
+	done
+	run -0 fish_complete 'tmpcreate -o out cat fi'
+	assert_equal "$(cut -f1 <<<"$output")" 'file1'
+	# After COMMAND, tmpcreate's own options are not offered.
+	run -0 fish_complete 'tmpcreate -o out cat --no-'
+	refute_output --partial -- '--no-clobber'
+	run -0 fish_complete 'tmpcreate -o out --no-'
+	assert_line --regexp '^--no-clobber'
 }
 
 # ------------------------------------------------------------------ zsh
@@ -314,6 +352,23 @@ zsh_complete() {
 	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
 	run -0 zsh_complete 'tmpcreate -o out -- ech'
 	assert_line 'echo'
+}
+
+@test "zsh: in -o and --scratch mode COMMAND needs no '--': the first operand is completed as a command" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	local line
+	for line in 'tmpcreate -o out ech' 'tmpcreate --output=out ech' 'tmpcreate -vo out ech' \
+		'tmpcreate -o out -m 644 ech' 'tmpcreate --scratch ech'; do
+		run -0 zsh_complete "$line"
+		assert_line 'echo'
+	done
+	run -0 zsh_complete 'tmpcreate -o out '
+	refute_line -- '--'
+	run -0 zsh_complete 'tmpcreate -o out cat fi'
+	assert_output 'file1'
+	run -0 zsh_complete 'tmpcreate -o out cat --no-'
+	refute_output --partial -- '--no-clobber'
 }
 
 # ------------------------------------------------------------------ setfattrs
