@@ -81,6 +81,7 @@ BATS_TESTS = \
 	tests/xstat/format-fuzz.bats \
 	tests/xstat/filesystems.bats \
 	tests/xstat/cost.bats \
+	tests/helpers/fs.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats
 
