@@ -7,6 +7,12 @@
  * optional argument; that an abbreviation refused as ambiguous is one;
  * that rewriting again changes nothing; and that popt then parses without
  * fault, each optional argument coming from "=", never from the next word.
+ * Then the COMMAND-mode rewriting, cli_argv_rewrite_command() with
+ * tmpcreate's "output" and "scratch": it agrees with cli_argv_rewrite()
+ * on every word before COMMAND (and everywhere when there is none), leaves
+ * COMMAND and every word after it alone, refuses -o/--scratch after an
+ * operand only when there is one before it, and popt with
+ * POSIXMEHARDER on its result leaves exactly COMMAND [ARG]... over.
  * Input: the words of argv after argv[0], separated by NUL.
  * FUZZ_SOURCES: src/options.c src/msg.c src/inherit.c src/quote.c
  * FUZZ_LIBS: -lpopt
@@ -123,6 +129,113 @@ static void check_changed(const char *in, const char *out)
 	}
 }
 
+static const char *const command_opts[] = { "output", "scratch", NULL };
+
+/* Is @w an operand (popt's view: no leading '-', or "-" alone)? */
+static bool operand(const char *w)
+{
+	return w[0] != '-' || w[1] == '\0';
+}
+
+/*
+ * Does @w (as rewritten: long names in full) start COMMAND mode: --output,
+ * --output=FILE, --scratch, or a short cluster with 'o' before any letter
+ * that takes an argument (which would hold the rest)?
+ */
+static bool command_option(const char *w)
+{
+	if (w[0] != '-' || w[1] == '\0')
+		return false;
+	if (w[1] == '-')
+		return strcmp(w, "--output") == 0 || strncmp(w, "--output=", 9) == 0 ||
+		       strcmp(w, "--scratch") == 0 || strncmp(w, "--scratch=", 10) == 0;
+	for (const char *c = w + 1; *c != '\0'; c++) {
+		if (*c == 'o')
+			return true;
+		if (*c == 'p' || *c == 'm')
+			return false;
+	}
+	return false;
+}
+
+/* Compare the COMMAND-mode rewriting of @argv with the plain one (see the top). */
+static void check_command_mode(int argc, const char **argv)
+{
+	const char **cmd_out = NULL, **plain = NULL;
+	int bad = -1, command = -1, pbad = -1;
+	int r = cli_argv_rewrite_command(argc, argv, table, command_opts, &cmd_out, &bad, &command);
+	int pr;
+	poptContext pc;
+
+	FUZZ_CHECK(r == 0 || r == -EINVAL || r == -EBADMSG, "command rewrite gave %d", r);
+	if (r == -EBADMSG) {
+		/* An -o/--scratch at argv[bad], after the operand argv[command]. */
+		FUZZ_CHECK(command > 0 && command < bad && bad < argc && operand(argv[command]),
+			   "-EBADMSG with option %d after operand %d", bad, command);
+		/* Everything before it rewrites without COMMAND mode... */
+		pr = cli_argv_rewrite(bad + 1, argv, table, &plain, &pbad);
+		FUZZ_CHECK(pr == 0, "the words before a late option rewrite with %d", pr);
+		FUZZ_CHECK(command_option(plain[bad]), "'%s' (from '%s') refused as starting COMMAND",
+			   plain[bad], argv[bad]);
+		cli_argv_free(bad + 1, argv, plain);
+		return;
+	}
+	if (r == -EINVAL) {
+		const char *w = argv[bad], *one = NULL;
+		bool exact;
+
+		FUZZ_CHECK(bad > 0 && bad < argc && w[0] == '-' && w[1] == '-' &&
+			   prefix_of(w + 2, strcspn(w + 2, "="), &exact, &one) >= 2 && !exact,
+			   "'%s' called ambiguous in COMMAND mode", bad > 0 && bad < argc ? w : "?");
+		return;
+	}
+	FUZZ_CHECK(command >= 0 && command < argc, "COMMAND at %d of %d", command, argc);
+	FUZZ_CHECK(cmd_out[0] == argv[0] && cmd_out[argc] == NULL, "argv[0] or the end changed");
+	/* COMMAND [ARG]... is left alone, word for word. */
+	for (int i = command > 0 ? command : argc; i < argc; i++)
+		FUZZ_CHECK(cmd_out[i] == argv[i], "COMMAND's word %d '%s' became '%s'", i, argv[i], cmd_out[i]);
+	/* Before it, the same as without COMMAND mode. */
+	pr = cli_argv_rewrite(command > 0 ? command : argc, argv, table, &plain, &pbad);
+	FUZZ_CHECK(pr == 0, "the words before COMMAND rewrite with %d", pr);
+	for (int i = 0; i < (command > 0 ? command : argc); i++)
+		FUZZ_CHECK(strcmp(plain[i], cmd_out[i]) == 0, "word %d: '%s' in COMMAND mode, '%s' without",
+			   i, cmd_out[i], plain[i]);
+	if (command > 0) {
+		bool seen = false;
+
+		/* COMMAND follows "--", or is an operand, after an option that starts COMMAND mode. */
+		FUZZ_CHECK(strcmp(argv[command - 1], "--") == 0 || operand(argv[command]),
+			   "COMMAND '%s' is neither an operand nor after --", argv[command]);
+		for (int i = 1; i < command && !seen; i++)
+			seen = command_option(plain[i]);
+		FUZZ_CHECK(seen, "COMMAND at %d ('%s') with no -o or --scratch before it", command, argv[command]);
+	}
+	cli_argv_free(command > 0 ? command : argc, argv, plain);
+
+	/* popt stops where COMMAND starts: what it leaves over is COMMAND [ARG]... exactly. */
+	pc = poptGetContext("fuzz", argc, cmd_out, table, command > 0 ? POPT_CONTEXT_POSIXMEHARDER : 0);
+	FUZZ_CHECK(pc != NULL, "poptGetContext");
+	while ((r = poptGetNextOpt(pc)) > 0) {
+		char *arg = poptGetOptArg(pc);
+
+		if (r == OPT_STRING)
+			FUZZ_CHECK(arg != NULL, "a required argument is missing");
+		free(arg);
+	}
+	if (r == -1 && command > 0) {
+		const char **rest = poptGetArgs(pc);
+		int n = 0;
+
+		for (; rest != NULL && rest[n] != NULL; n++)
+			FUZZ_CHECK(command + n < argc && strcmp(rest[n], argv[command + n]) == 0,
+				   "popt left '%s' where COMMAND's word %d is '%s'", rest[n], n,
+				   command + n < argc ? argv[command + n] : "(none)");
+		FUZZ_CHECK(command + n == argc, "popt left %d words of COMMAND's %d", n, argc - command);
+	}
+	pc = poptFreeContext(pc);
+	cli_argv_free(argc, argv, cmd_out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *argv[MAX_ARGS + 2], **out = NULL, **again = NULL;
@@ -138,6 +251,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[i + 1] = words[i];
 	argv[argc] = NULL;
 
+	check_command_mode(argc, argv);
 	r = cli_argv_rewrite(argc, argv, table, &out, &bad);
 	FUZZ_CHECK(r == 0 || r == -EINVAL, "rewrite gave %d", r);
 	if (r == -EINVAL) {
