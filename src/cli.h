@@ -246,6 +246,7 @@ void cli_exec_restore(void);
 struct cli_json {
 	FILE *out;
 	bool first;
+	char term;	/* what ends the object: '\n' (set by cli_json_begin()), or '\0' for -0 */
 };
 
 void cli_json_begin(struct cli_json *j, FILE *out);
@@ -258,6 +259,9 @@ void cli_json_key(struct cli_json *j, const char *key);
 void cli_json_str(struct cli_json *j, const char *key, const char *value);
 void cli_json_bool(struct cli_json *j, const char *key, bool value);
 void cli_json_int(struct cli_json *j, const char *key, long long value);
+void cli_json_uint(struct cli_json *j, const char *key, unsigned long long value);
+/* A timestamp, exact: {"sec":SEC,"nsec":NSEC}. */
+void cli_json_timespec(struct cli_json *j, const char *key, long long sec, long nsec);
 void cli_json_null(struct cli_json *j, const char *key);
 void cli_json_end(struct cli_json *j);
 

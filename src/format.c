@@ -52,11 +52,46 @@ struct id_cache {
 	size_t n, cap;
 };
 
+/* What the filesystem of one mount offers for the fattrs flags (probed once per mount). */
+struct fcaps_entry {
+	uint64_t mnt_id;
+	struct fattrs_fcaps caps;
+};
+
+/*
+ * What the lookups of one file found (FMT_NEED_*), kept until
+ * fmt_file_release().  @owner, @ino and @dev tell whose it is: a caller
+ * that forgot fmt_file_release() gets fresh lookups, never another file's.
+ */
+struct lazy {
+	const struct fmt_file *owner;
+	const char *name;
+	uint64_t ino;
+	uint32_t dev_major, dev_minor;
+	char *path;		/* the path the xattr calls use (NULL: not made yet) */
+	int xerr, ierr;		/* 1: not read yet; 0: read; -errno */
+	struct fattrs_kattr kx, ki;	/* the xflags group, the iflags word */
+	int ferr;
+	struct fattrs_fflags ff;
+	int uerr;
+	uint64_t unique;
+	bool unique_na;
+	int merr;
+	struct fattrs_mount mnt;
+	struct fattrs_fcaps caps;	/* of the mount, when @ferr is 0 */
+	char detail[128];
+};
+
 struct fmt_ctx {
 	struct id_cache users, groups;
 	int quoting;
 	bool follow;
 	char *buf;	/* scratch for one value (a link target, a context, a mount point) */
+	struct fattrs_mounts *mounts;
+	bool mounts_warned;
+	struct fcaps_entry *fcaps;
+	size_t n_fcaps, cap_fcaps;
+	struct lazy lazy;
 };
 
 struct fmt_ctx *fmt_ctx_new(void)
@@ -82,6 +117,10 @@ struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
 	id_cache_free(&c->users);
 	id_cache_free(&c->groups);
 	free(c->buf);
+	fattrs_fflags_release(&c->lazy.ff);
+	free(c->lazy.path);
+	fattrs_mounts_free(c->mounts);
+	free(c->fcaps);
 	free(c);
 	return NULL;
 }
@@ -222,7 +261,15 @@ static const char *human_time(struct timespec t)
 	return buf;
 }
 
-#define GET(fn) static bool fn(struct fmt_file *f, union fmt_value *v)
+/*
+ * A value getter returns V_OK, V_ERR (a lookup failed: said on stderr) or
+ * V_NA (the kernel did not return it).  V_OK is true and V_ERR false, so
+ * that the getters of GNU's letters read as they always did.
+ */
+enum { V_ERR = 0, V_OK = 1, V_NA = 2 };
+
+#define GET(fn) static int fn(struct fmt_file *f, const struct fmt_directive *d __attribute__((unused)), \
+			      union fmt_value *v)
 
 GET(get_name) { v->s = f->name; return true; }
 GET(get_mode_octal) { v->u = f->stx->stx_mode & 07777; return true; }
@@ -528,10 +575,622 @@ GET(get_fs_type_name)
 	return true;
 }
 
+/* ------------------------------------------------------------ named fields */
+
+/* The per-file lookups of @f, fresh when @f is another file than last time. */
+static struct lazy *lazy_of(struct fmt_file *f)
+{
+	struct lazy *l = &f->ctx->lazy;
+
+	if (l->owner != f || l->name != f->name || l->ino != f->stx->stx_ino ||
+	    l->dev_major != f->stx->stx_dev_major || l->dev_minor != f->stx->stx_dev_minor) {
+		fmt_file_release(f);
+		l->owner = f;
+		l->name = f->name;
+		l->ino = f->stx->stx_ino;
+		l->dev_major = f->stx->stx_dev_major;
+		l->dev_minor = f->stx->stx_dev_minor;
+	}
+	return l;
+}
+
+void fmt_file_release(struct fmt_file *f)
+{
+	struct lazy *l = &f->ctx->lazy;
+
+	fattrs_fflags_release(&l->ff);
+	free(l->path);
+	*l = (struct lazy){ .xerr = 1, .ierr = 1, .ferr = 1, .uerr = 1, .merr = 1 };
+}
+
+/* The file's name for messages. */
+static const char *qname(const struct fmt_file *f)
+{
+	return cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS);
+}
+
+static bool nofollow(const struct fmt_file *f)
+{
+	return (f->at_flags & AT_SYMLINK_NOFOLLOW) != 0;
+}
+
+/* The dirfd, path and flags of the file for the *at() lookups. */
+static void at_args(const struct fmt_file *f, int *dirfd, const char **path, unsigned *flags)
+{
+	*dirfd = f->path != NULL ? f->dirfd : AT_FDCWD;
+	*path = f->path != NULL ? f->path : f->name;
+	*flags = (unsigned)f->at_flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH);
+}
+
+/* A path naming the file for the calls that take no directory (xattrs): NULL when out of memory. */
+static const char *plain_path(struct fmt_file *f, struct lazy *l)
+{
+	if (f->path == NULL || f->dirfd == AT_FDCWD || (f->path[0] == '/'))
+		return f->path != NULL ? f->path : f->name;
+	if (l->path == NULL) {
+		int r = f->path[0] == '\0' ? asprintf(&l->path, "/proc/self/fd/%d", f->dirfd)
+					   : asprintf(&l->path, "/proc/self/fd/%d/%s", f->dirfd, f->path);
+
+		if (r < 0) {
+			l->path = NULL;
+			return NULL;
+		}
+	}
+	return l->path;
+}
+
+/* ---- statx fields ---- */
+
+static bool has(const struct fmt_file *f, unsigned int bit)
+{
+	return (f->stx->stx_mask & bit) == bit;
+}
+
+/* A number of the statx buffer, with the STATX_* bits it needs in the row's @statx_mask. */
+#define GET_U(fn, expr) \
+	GET(fn) \
+	{ \
+		if (!has(f, d->statx_mask)) \
+			return V_NA; \
+		v->u = (expr); \
+		return V_OK; \
+	}
+
+GET_U(get_f_mode, f->stx->stx_mode)
+GET_U(get_f_nlink, f->stx->stx_nlink)
+GET_U(get_f_uid, f->stx->stx_uid)
+GET_U(get_f_gid, f->stx->stx_gid)
+GET_U(get_f_ino, f->stx->stx_ino)
+GET_U(get_f_size, f->stx->stx_size)
+GET_U(get_f_blocks, f->stx->stx_blocks)
+GET_U(get_f_blksize, f->stx->stx_blksize)
+GET_U(get_f_dev, stx_dev(f->stx))
+GET_U(get_f_dev_major, f->stx->stx_dev_major)
+GET_U(get_f_dev_minor, f->stx->stx_dev_minor)
+GET_U(get_f_rdev, stx_rdev(f->stx))
+GET_U(get_f_rdev_major, f->stx->stx_rdev_major)
+GET_U(get_f_rdev_minor, f->stx->stx_rdev_minor)
+GET_U(get_f_mnt_id, f->stx->stx_mnt_id)
+GET_U(get_f_dio_mem_align, f->stx->stx_dio_mem_align)
+GET_U(get_f_dio_offset_align, f->stx->stx_dio_offset_align)
+GET_U(get_f_dio_read_offset_align, f->stx->stx_dio_read_offset_align)
+GET_U(get_f_subvol, f->stx->stx_subvol)
+GET_U(get_f_aw_min, f->stx->stx_atomic_write_unit_min)
+GET_U(get_f_aw_max, f->stx->stx_atomic_write_unit_max)
+GET_U(get_f_aw_max_opt, f->stx->stx_atomic_write_unit_max_opt)
+GET_U(get_f_aw_segments, f->stx->stx_atomic_write_segments_max)
+GET_U(get_f_attributes, f->stx->stx_attributes)
+GET_U(get_f_attributes_mask, f->stx->stx_attributes_mask)
+
+GET(get_f_type)
+{
+	if (!has(f, STATX_TYPE))
+		return V_NA;
+	return get_type(f, d, v);
+}
+
+GET(get_f_mode_string)
+{
+	if (!has(f, STATX_TYPE | STATX_MODE))
+		return V_NA;
+	return get_mode_human(f, d, v);
+}
+
+GET(get_f_user)
+{
+	if (!has(f, STATX_UID))
+		return V_NA;
+	return get_user(f, d, v);
+}
+
+GET(get_f_group)
+{
+	if (!has(f, STATX_GID))
+		return V_NA;
+	return get_group(f, d, v);
+}
+
+#define GET_T(fn, field) \
+	GET(fn) \
+	{ \
+		if (!has(f, d->statx_mask)) \
+			return V_NA; \
+		v->t = ts(f->stx->field); \
+		return V_OK; \
+	}
+
+GET_T(get_f_atime, stx_atime)
+GET_T(get_f_mtime, stx_mtime)
+GET_T(get_f_ctime, stx_ctime)
+GET_T(get_f_btime, stx_btime)
+
+/* The unique mount id: a statx(2) of its own (asking for both ids returns only this one). */
+GET(get_f_mnt_id_unique)
+{
+	struct lazy *l = lazy_of(f);
+
+	if (l->uerr == 1) {
+		struct fattrs_statx_buf stx;
+		const char *path;
+		unsigned flags;
+		int dirfd;
+
+		at_args(f, &dirfd, &path, &flags);
+		l->uerr = fattrs_statx(dirfd, path, (f->at_flags & ~AT_STATX_SYNC_TYPE) | AT_STATX_DONT_SYNC,
+				       STATX_MNT_ID_UNIQUE, &stx);
+		if (l->uerr == 0) {
+			l->unique = stx.stx_mnt_id;
+			l->unique_na = !(stx.stx_mask & STATX_MNT_ID_UNIQUE);
+		} else {
+			cli_warn(-l->uerr, _("cannot statx %s"), qname(f));
+		}
+	}
+	if (l->uerr < 0)
+		return V_ERR;
+	if (l->unique_na)
+		return V_NA;
+	v->u = l->unique;
+	return V_OK;
+}
+
+/* ---- mount table (libmount, parsed lazily once per run) ---- */
+
+enum mount_part { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
+
+static const uint8_t mount_parts[] = { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
+
+GET(get_f_mount)
+{
+	struct lazy *l = lazy_of(f);
+	struct fmt_ctx *c = f->ctx;
+	const char *s = NULL;
+
+	if (!has(f, STATX_MNT_ID))
+		return V_NA;
+	if (l->merr == 1) {
+		if (c->mounts == NULL && (c->mounts = fattrs_mounts_new()) == NULL)
+			l->merr = -ENOMEM;
+		else
+			l->merr = fattrs_mounts_find(c->mounts, f->stx->stx_mnt_id, &l->mnt);
+		if (l->merr < 0 && l->merr != -ENOENT && !c->mounts_warned) {
+			/* The table, not the file: once per run. */
+			cli_warn(-l->merr, _("cannot read the mount table"));
+			c->mounts_warned = true;
+		}
+	}
+	if (l->merr == -ENOENT)
+		return V_NA;	/* a mount of another namespace, or gone */
+	if (l->merr < 0)
+		return V_ERR;
+	switch (*(const uint8_t *)d->arg) {
+	case M_TARGET: s = l->mnt.target; break;
+	case M_FSTYPE: s = l->mnt.fstype; break;
+	case M_SOURCE: s = l->mnt.source; break;
+	case M_OPTIONS: s = l->mnt.options; break;
+	case M_ROOT: s = l->mnt.root; break;
+	}
+	if (s == NULL)
+		return V_NA;
+	v->s = s;
+	return V_OK;
+}
+
+/* ---- attribute flags ---- */
+
+/* The flag words an FS_XFLAG_* bit of file_getattr(2) mirrors (the kernel translates them). */
+#define XFLAGS_SHARED (FS_XFLAG_SYNC | FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | \
+		       FS_XFLAG_NOATIME | FS_XFLAG_DAX | FS_XFLAG_PROJINHERIT)
+
+/* How a kernel flag is read. */
+enum kread { K_STATX, K_XFLAGS, K_IFLAGS };
+
+static enum kread kflag_read(const struct fattrs_kflag *k)
+{
+	/*
+	 * statx(2) reports a few flags, with stx_attributes_mask saying
+	 * whether the filesystem has them at all: no other call.  Its DAX bit
+	 * is the state in effect, not the flag that asks for it.
+	 */
+	if (k->statx_attr != 0 && k->statx_attr != STATX_ATTR_DAX)
+		return K_STATX;
+	/* verity and casefold have xflags only in kernels newer than 6.18. */
+	if (k->xflag != 0 && (k->iflag == 0 || (k->xflag & XFLAGS_SHARED)))
+		return K_XFLAGS;
+	return K_IFLAGS;
+}
+
+/* Read the xflags group (@want FATTRS_KATTR_XFLAGS) or the iflags word, once per file. */
+static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **ret)
+{
+	struct lazy *l = lazy_of(f);
+	int *err = want == FATTRS_KATTR_XFLAGS ? &l->xerr : &l->ierr;
+	struct fattrs_kattr *a = want == FATTRS_KATTR_XFLAGS ? &l->kx : &l->ki;
+
+	if (*err == 1) {
+		const char *path;
+		unsigned flags;
+		int dirfd;
+
+		at_args(f, &dirfd, &path, &flags);
+		*err = fattrs_kattr_get(dirfd, path, flags, has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
+					want, a);
+		if (*err < 0 && *err != -EOPNOTSUPP)
+			cli_warn(-*err, want == FATTRS_KATTR_XFLAGS ? _("cannot file_getattr %s")
+								     : _("cannot read the flags of %s"),
+				 qname(f));
+	}
+	*ret = a;
+	return *err;
+}
+
+GET(get_f_kflag)
+{
+	const struct fattrs_kflag *k = d->arg;
+	const struct fattrs_kattr *a;
+	enum kread how = kflag_read(k);
+	int r;
+
+	if (how == K_STATX) {
+		if (!(f->stx->stx_attributes_mask & k->statx_attr))
+			v->s = FMT_STATE_UNSUPPORTED;
+		else
+			v->s = (f->stx->stx_attributes & k->statx_attr) ? FMT_STATE_SET : FMT_STATE_CLEAR;
+		return V_OK;
+	}
+	r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
+	if (r == -EOPNOTSUPP) {
+		v->s = FMT_STATE_UNSUPPORTED;
+		return V_OK;
+	}
+	if (r < 0) {
+		v->s = "?";
+		return V_ERR;
+	}
+	r = fattrs_kattr_test(a, k);
+	v->s = r < 0 ? FMT_STATE_UNSUPPORTED : r ? FMT_STATE_SET : FMT_STATE_CLEAR;
+	return V_OK;
+}
+
+GET(get_f_projid)
+{
+	const struct fattrs_kattr *a;
+	int r = kattr(f, FATTRS_KATTR_XFLAGS, &a);
+
+	if (r == -EOPNOTSUPP)
+		return V_NA;
+	if (r < 0)
+		return V_ERR;
+	v->u = a->projid;
+	return V_OK;
+}
+
+/* A statx-only attribute flag (@d->arg: its STATX_ATTR_* bit). */
+GET(get_f_sattr)
+{
+	uint64_t bit = *(const uint64_t *)d->arg;
+
+	if (!(f->stx->stx_attributes_mask & bit))
+		v->s = FMT_STATE_UNSUPPORTED;
+	else
+		v->s = (f->stx->stx_attributes & bit) ? FMT_STATE_SET : FMT_STATE_CLEAR;
+	return V_OK;
+}
+
+/* What the filesystem of @f's mount offers for the fattrs flags: probed once per mount. */
+static int fcaps(struct fmt_file *f, const char *path, struct fattrs_fcaps *ret)
+{
+	struct fmt_ctx *c = f->ctx;
+	uint64_t id = f->stx->stx_mnt_id;
+	bool cache = has(f, STATX_MNT_ID);
+	int r;
+
+	if (cache) {
+		for (size_t i = 0; i < c->n_fcaps; i++) {
+			if (c->fcaps[i].mnt_id == id) {
+				*ret = c->fcaps[i].caps;
+				return 0;
+			}
+		}
+	}
+	r = fattrs_fcaps_probe(path, nofollow(f), ret);
+	if (r < 0 || !cache)
+		return r;
+	if (c->n_fcaps == c->cap_fcaps) {
+		size_t cap = c->cap_fcaps ? 2 * c->cap_fcaps : 4;
+		struct fcaps_entry *e = realloc(c->fcaps, cap * sizeof(*e));
+
+		if (e == NULL)
+			return 0;	/* probed again next time */
+		c->fcaps = e;
+		c->cap_fcaps = cap;
+	}
+	c->fcaps[c->n_fcaps++] = (struct fcaps_entry){ .mnt_id = id, .caps = *ret };
+	return 0;
+}
+
+static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
+{
+	struct lazy *l = lazy_of(f);
+
+	if (l->ferr == 1) {
+		const char *path = plain_path(f, l);
+		struct fattrs_fcaps caps;
+
+		if (path == NULL) {
+			l->ferr = -ENOMEM;
+		} else {
+			l->ferr = fcaps(f, path, &caps);
+			l->caps = caps;
+			if (l->ferr == 0)
+				l->ferr = fattrs_fflags_get(path, nofollow(f),
+							    has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
+							    &caps, f->stx, &l->ff);
+		}
+		if (l->ferr < 0)
+			cli_warn(-l->ferr, _("cannot llistxattr %s"), qname(f));
+	}
+	*ret = &l->ff;
+	return l->ferr;
+}
+
+static const char *const fstate_words[] = {
+	[FATTRS_FCLEAR] = FMT_STATE_CLEAR,
+	[FATTRS_FSET] = FMT_STATE_SET,
+	[FATTRS_FINVALID] = FMT_STATE_INVALID,
+	[FATTRS_FUNSUPPORTED] = FMT_STATE_UNSUPPORTED,
+};
+
+GET(get_f_fflag)
+{
+	enum fattrs_fflag flag = *(const enum fattrs_fflag *)d->arg;
+	const struct fattrs_fflags *ff;
+
+	if (fflags(f, &ff) < 0) {
+		v->s = "?";
+		return V_ERR;
+	}
+	v->s = fstate_words[ff->state[flag]];
+	return V_OK;
+}
+
+static const enum fattrs_fflag fflag_ids[FATTRS_NFFLAGS] = {
+	FATTRS_OFFLINE, FATTRS_PINNED, FATTRS_INTEGRITY, FATTRS_NOSCRUB,
+};
+
+static const uint64_t sattr_automount = STATX_ATTR_AUTOMOUNT;
+static const uint64_t sattr_mount_root = STATX_ATTR_MOUNT_ROOT;
+static const uint64_t sattr_atomic = STATX_ATTR_WRITE_ATOMIC;
+static const uint64_t sattr_dax = STATX_ATTR_DAX;
+
+#define N(name, group, help, mask, needs, out, get, flags, arg) \
+	{ 0, 0, FMT_FILE, name, help, mask, needs, out, get, group, flags, arg }
+#define MNT(name, help, part) \
+	N(name, "mount", help, STATX_MNT_ID, FMT_NEED_MOUNT_TABLE, FMT_OUT_STRING, get_f_mount, 0, \
+	  &mount_parts[part])
+
+/* The named fields before the flags, in display order, grouped. */
+static const struct fmt_directive fields_head[] = {
+	N("name", "file", "file name, as given", 0, 0, FMT_OUT_STRING, get_name, 0, NULL),
+	N("type", "file", "file type, as %F", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_f_type, 0, NULL),
+	N("mode", "file", "file type and permission bits (st_mode), in octal", STATX_TYPE | STATX_MODE, 0,
+	  FMT_OUT_OCTAL, get_f_mode, 0, NULL),
+	N("mode_string", "file", "file type and permission bits in human readable form, as %A",
+	  STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_f_mode_string, 0, NULL),
+	N("nlink", "file", "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_f_nlink, 0, NULL),
+	N("uid", "file", "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_f_uid, 0, NULL),
+	N("user", "file", "user name of owner (UNKNOWN if none)", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING,
+	  get_f_user, 0, NULL),
+	N("gid", "file", "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_f_gid, 0, NULL),
+	N("group", "file", "group name of owner (UNKNOWN if none)", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING,
+	  get_f_group, 0, NULL),
+	N("ino", "file", "inode number", STATX_INO, 0, FMT_OUT_UINT, get_f_ino, FMT_F_ID, NULL),
+	N("size", "file", "total size, in bytes", STATX_SIZE, 0, FMT_OUT_UINT, get_f_size, 0, NULL),
+	N("blocks", "file", "number of 512-byte blocks allocated", STATX_BLOCKS, 0, FMT_OUT_UINT,
+	  get_f_blocks, 0, NULL),
+	N("blksize", "file", "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_f_blksize, 0, NULL),
+	N("dev", "file", "device number of the file system (st_dev), in decimal", 0, 0, FMT_OUT_UINT,
+	  get_f_dev, FMT_F_ID, NULL),
+	N("dev_major", "file", "major device number of the file system", 0, 0, FMT_OUT_UINT,
+	  get_f_dev_major, 0, NULL),
+	N("dev_minor", "file", "minor device number of the file system", 0, 0, FMT_OUT_UINT,
+	  get_f_dev_minor, 0, NULL),
+	N("rdev", "file", "device type of a device special file (st_rdev), in decimal", 0, 0, FMT_OUT_UINT,
+	  get_f_rdev, FMT_F_ID, NULL),
+	N("rdev_major", "file", "major device type of a device special file", 0, 0, FMT_OUT_UINT,
+	  get_f_rdev_major, 0, NULL),
+	N("rdev_minor", "file", "minor device type of a device special file", 0, 0, FMT_OUT_UINT,
+	  get_f_rdev_minor, 0, NULL),
+
+	N("atime", "time", "time of last access, seconds since the Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH,
+	  get_f_atime, 0, NULL),
+	N("mtime", "time", "time of last data modification, seconds since the Epoch", STATX_MTIME, 0,
+	  FMT_OUT_EPOCH, get_f_mtime, 0, NULL),
+	N("ctime", "time", "time of last status change, seconds since the Epoch", STATX_CTIME, 0,
+	  FMT_OUT_EPOCH, get_f_ctime, 0, NULL),
+	N("btime", "time", "time of file birth, seconds since the Epoch", STATX_BTIME, 0, FMT_OUT_EPOCH,
+	  get_f_btime, 0, NULL),
+
+	N("mnt_id", "mount", "mount id (as in /proc/self/mountinfo)", STATX_MNT_ID, 0, FMT_OUT_UINT,
+	  get_f_mnt_id, FMT_F_ID, NULL),
+	N("mnt_id_unique", "mount", "unique mount id, never reused (one more statx call)", 0,
+	  FMT_NEED_MNT_UNIQUE, FMT_OUT_UINT, get_f_mnt_id_unique, FMT_F_ID | FMT_F_ALL, NULL),
+	MNT("mount_point", "mount point of the file's mount (exact, from its mount id)", M_TARGET),
+	MNT("fstype", "file system type of the mount", M_FSTYPE),
+	MNT("source", "source of the mount (device, or what was mounted)", M_SOURCE),
+	MNT("mount_options", "per-mount options (rw, nosuid, relatime, ...)", M_OPTIONS),
+	MNT("fsroot", "directory of the file system mounted there (a bind mount's source)", M_ROOT),
+
+	N("dio_mem_align", "dio", "direct I/O memory buffer alignment, in bytes", STATX_DIOALIGN, 0,
+	  FMT_OUT_UINT, get_f_dio_mem_align, 0, NULL),
+	N("dio_offset_align", "dio", "direct I/O file offset and length alignment, in bytes", STATX_DIOALIGN, 0,
+	  FMT_OUT_UINT, get_f_dio_offset_align, 0, NULL),
+	N("dio_read_offset_align", "dio", "direct I/O read offset and length alignment, in bytes",
+	  STATX_DIO_READ_ALIGN, 0, FMT_OUT_UINT, get_f_dio_read_offset_align, 0, NULL),
+
+	N("subvol", "subvol", "subvolume id", STATX_SUBVOL, 0, FMT_OUT_UINT, get_f_subvol, FMT_F_ID, NULL),
+
+	N("atomic_write_unit_min", "atomic", "smallest atomic write, in bytes (0: no atomic writes)",
+	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_f_aw_min, 0, NULL),
+	N("atomic_write_unit_max", "atomic", "largest atomic write, in bytes", STATX_WRITE_ATOMIC, 0,
+	  FMT_OUT_UINT, get_f_aw_max, 0, NULL),
+	N("atomic_write_unit_max_opt", "atomic",
+	  "largest atomic write that is not slower, in bytes (0: no such limit)", STATX_WRITE_ATOMIC, 0,
+	  FMT_OUT_UINT, get_f_aw_max_opt, 0, NULL),
+	N("atomic_write_segments_max", "atomic", "most iovec segments of an atomic write",
+	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_f_aw_segments, 0, NULL),
+
+	N("attributes", "attributes", "statx attribute flags (stx_attributes), in hex", 0, 0, FMT_OUT_HEX,
+	  get_f_attributes, 0, NULL),
+	N("attributes_mask", "attributes",
+	  "statx attribute flags the file system supports (stx_attributes_mask), in hex", 0, 0, FMT_OUT_HEX,
+	  get_f_attributes_mask, 0, NULL),
+	N("automount", "attributes", "the directory is an automount trigger", 0, 0, FMT_OUT_STATE,
+	  get_f_sattr, 0, &sattr_automount),
+	N("mount_root", "attributes", "the file is the root of a mount", 0, 0, FMT_OUT_STATE, get_f_sattr, 0,
+	  &sattr_mount_root),
+	N("atomic_write", "attributes", "the file supports atomic writes", 0, 0, FMT_OUT_STATE, get_f_sattr, 0,
+	  &sattr_atomic),
+	N("dax_active", "attributes", "the file is accessed directly (DAX) now", 0, 0, FMT_OUT_STATE,
+	  get_f_sattr, 0, &sattr_dax),
+};
+
+static const struct fmt_directive field_projid =
+	N("projid", "kflags", "project id (file_getattr)", STATX_TYPE, FMT_NEED_KFLAGS, FMT_OUT_UINT,
+	  get_f_projid, 0, NULL);
+
+#undef N
+#undef MNT
+
+/* Every named field: fields_head, a row per kernel flag, projid, a row per fattrs flag. */
+static struct fmt_directive fields[sizeof(fields_head) / sizeof(fields_head[0]) + FATTRS_KFLAGS_MAX + 1 +
+				   FATTRS_NFFLAGS];
+static size_t n_fields;
+
+static void fields_init(void)
+{
+	const struct fattrs_kflag *k;
+	size_t nk;
+
+	if (n_fields != 0)
+		return;
+	for (size_t i = 0; i < sizeof(fields_head) / sizeof(fields_head[0]); i++)
+		fields[n_fields++] = fields_head[i];
+	k = fattrs_kflags_table(&nk);
+	for (size_t i = 0; i < nk && i < FATTRS_KFLAGS_MAX; i++) {
+		enum kread how = kflag_read(&k[i]);
+		/* Only the flags only xfs keeps, and those that cost an open and an ioctl, are -a's. */
+		bool all = how == K_IFLAGS || (k[i].iflag == 0 && k[i].statx_attr == 0);
+
+		fields[n_fields++] = (struct fmt_directive){
+			.mode = FMT_FILE,
+			.name = k[i].name,
+			.help = k[i].description,
+			.statx_mask = how == K_STATX ? 0 : STATX_TYPE,
+			.needs = how == K_STATX ? 0 : how == K_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS,
+			.out = FMT_OUT_STATE,
+			.get = get_f_kflag,
+			.group = "kflags",
+			.flags = all ? FMT_F_ALL : 0,
+			.arg = &k[i],
+		};
+	}
+	fields[n_fields++] = field_projid;
+	for (size_t i = 0; i < FATTRS_NFFLAGS; i++) {
+		const struct fattrs_fflag_info *fi = fattrs_fflag_info(fflag_ids[i]);
+
+		fields[n_fields++] = (struct fmt_directive){
+			.mode = FMT_FILE,
+			.name = fi->name,
+			.help = fi->description,
+			.statx_mask = STATX_TYPE | STATX_MNT_ID,
+			.needs = FMT_NEED_FFLAGS,
+			.out = FMT_OUT_STATE,
+			.get = get_f_fflag,
+			.group = "fattrs",
+			.arg = &fflag_ids[i],
+		};
+	}
+}
+
+const struct fmt_directive *fmt_field_next(size_t *pos)
+{
+	fields_init();
+	if (*pos >= n_fields)
+		return NULL;
+	return &fields[(*pos)++];
+}
+
+const struct fmt_directive *fmt_field_find(const char *name)
+{
+	fields_init();
+	for (size_t i = 0; i < n_fields; i++)
+		if (strcmp(fields[i].name, name) == 0)
+			return &fields[i];
+	return NULL;
+}
+
+unsigned int fmt_field_statx_mask(const struct fmt_directive *d)
+{
+	unsigned int m = d->statx_mask;
+
+	/* ext4, xfs, btrfs and tmpfs return neither time unless asked for one of them. */
+	if (m & (STATX_MTIME | STATX_CTIME))
+		m |= STATX_MTIME | STATX_CTIME;
+	return m;
+}
+
+unsigned int fmt_json_statx_mask(bool all)
+{
+	unsigned int m = 0;
+
+	fields_init();
+	for (size_t i = 0; i < n_fields; i++)
+		if (all || !(fields[i].flags & FMT_F_ALL))
+			m |= fmt_field_statx_mask(&fields[i]);
+	return m;
+}
+
+void fmt_help_fields(FILE *out)
+{
+	const char *group = NULL;
+
+	fields_init();
+	for (size_t i = 0; i < n_fields; i++) {
+		const struct fmt_directive *d = &fields[i];
+		char name[64];
+
+		if (group != NULL && strcmp(group, d->group) != 0)
+			fputc('\n', out);
+		group = d->group;
+		snprintf(name, sizeof(name), "%%{%s}", d->name);
+		fprintf(out, "  %-28s %s%s\n", name, d->help, (d->flags & FMT_F_ALL) ? " (-a)" : "");
+	}
+}
+
 /* ------------------------------------------------------------ the table */
 
 #define D(l, m, mode, help, mask, needs, out, get) \
-	{ l, m, mode, NULL, help, mask, needs, out, get }
+	{ l, m, mode, NULL, help, mask, needs, out, get, NULL, 0, NULL }
 #define F FMT_FILE
 #define S FMT_FS
 
@@ -613,16 +1272,15 @@ void fmt_help(FILE *out, enum fmt_mode mode)
 	}
 }
 
-/* The directive named @name (@len bytes) in @mode's table, for "%{name}". */
+/* The named field @name (@len bytes) of @mode, for "%{name}". */
 static const struct fmt_directive *lookup_name(enum fmt_mode mode, const char *name, size_t len)
 {
-	for (size_t i = 0; i < fmt_directives_count; i++) {
-		const struct fmt_directive *d = &fmt_directives[i];
+	size_t pos = 0;
+	const struct fmt_directive *d;
 
-		if (d->mode == mode && d->name != NULL && strlen(d->name) == len &&
-		    memcmp(d->name, name, len) == 0)
+	while ((d = fmt_field_next(&pos)) != NULL)
+		if (d->mode == mode && strlen(d->name) == len && memcmp(d->name, name, len) == 0)
 			return d;
-	}
 	return NULL;
 }
 
@@ -652,7 +1310,8 @@ struct piece {
 	size_t off, len;	/* P_TEXT: bytes in fmt->text; P_INVALID, P_WARN: the message */
 	const struct fmt_directive *d;
 	char *spec;		/* P_DIRECTIVE: the printf format for its value */
-	char *spec2;		/* %N: the printf format for a symlink's target */
+	char *spec2;		/* %N: the printf format for a symlink's target;
+				 * a named field: the format of FMT_NOT_AVAILABLE */
 	char *raw;		/* P_DIRECTIVE: "%" flags width precision as written */
 };
 
@@ -873,6 +1532,7 @@ static void add_directive(struct fmt *f, const char *raw, size_t len, const stru
 	switch (d->out) {
 	case FMT_OUT_STRING:
 	case FMT_OUT_QUOTED:
+	case FMT_OUT_STATE:
 		allowed = "-";
 		break;
 	case FMT_OUT_STRING_RAW:
@@ -901,9 +1561,11 @@ static void add_directive(struct fmt *f, const char *raw, size_t len, const stru
 	p->spec = make_spec(raw, len, allowed, suffix);
 	if (d->out == FMT_OUT_QUOTED && (p->spec2 = make_spec_twice(raw, len)) == NULL)
 		f->oom = true;
+	if (d->name != NULL && (p->spec2 = make_spec(raw, len, "-", "s")) == NULL)
+		f->oom = true;
 	if (p->raw == NULL || p->spec == NULL)
 		f->oom = true;
-	f->mask |= d->statx_mask;
+	f->mask |= d->name != NULL ? fmt_field_statx_mask(d) : d->statx_mask;
 	f->needs |= d->needs;
 }
 
@@ -1150,11 +1812,18 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, FILE 
 {
 	const struct fmt_directive *d = p->d;
 	union fmt_value v;
-	bool ok = d->get(file, &v);
+	int r = d->get(file, d, &v);
+	bool ok = r != V_ERR;
 
+	if (r == V_NA || (r == V_ERR && d->name != NULL && d->out != FMT_OUT_STATE)) {
+		/* Named fields only: "-" for what the kernel did not return, "?" for a failed lookup. */
+		fprintf(out, p->spec2, r == V_NA ? FMT_NOT_AVAILABLE : "?");
+		return ok;
+	}
 	switch (d->out) {
 	case FMT_OUT_STRING:
 	case FMT_OUT_STRING_RAW:
+	case FMT_OUT_STATE:
 		fprintf(out, p->spec, v.s);
 		break;
 	case FMT_OUT_QUOTED: {
@@ -1236,5 +1905,133 @@ bool fmt_render(const struct fmt *fmt, struct fmt_file *file, FILE *out, const c
 		}
 	}
 	fputs(trailer, out);
+	return ok;
+}
+
+/* ------------------------------------------------------------ one field, and JSON */
+
+enum fmt_field_status fmt_field_print(const struct fmt_directive *d, struct fmt_file *f, FILE *out,
+				      unsigned int flags)
+{
+	union fmt_value v;
+	int r = d->get(f, d, &v);
+
+	if (r == V_NA)
+		return FMT_FIELD_NA;
+	if (r == V_ERR) {
+		fputc('?', out);
+		return FMT_FIELD_ERROR;
+	}
+	switch (d->out) {
+	case FMT_OUT_STRING:
+	case FMT_OUT_STRING_RAW:
+	case FMT_OUT_STATE:
+	case FMT_OUT_QUOTED:
+		fputs(v.s, out);
+		break;
+	case FMT_OUT_INT:
+		fprintf(out, "%jd", v.i);
+		break;
+	case FMT_OUT_UINT:
+		fprintf(out, "%ju", v.u);
+		break;
+	case FMT_OUT_OCTAL:
+		fprintf(out, (flags & FMT_PRINT_HUMAN) ? "%#jo" : "%jo", v.u);
+		break;
+	case FMT_OUT_HEX:
+		fprintf(out, (flags & FMT_PRINT_HUMAN) ? "%#jx" : "%jx", v.u);
+		break;
+	case FMT_OUT_EPOCH:
+		if (flags & FMT_PRINT_HUMAN)
+			fputs(human_time(v.t), out);
+		else
+			out_epoch(out, "%.9", v.t);
+		break;
+	}
+	return FMT_FIELD_OK;
+}
+
+const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
+{
+	struct lazy *l = &f->ctx->lazy;
+	enum fattrs_fflag flag;
+	const struct fattrs_fflag_info *fi;
+	unsigned int src;
+	size_t n = 0;
+
+	if (d->get != get_f_fflag || l->owner != f || l->ferr != 0)
+		return NULL;
+	flag = *(const enum fattrs_fflag *)d->arg;
+	fi = fattrs_fflag_info(flag);
+	if (l->ff.state[flag] == FATTRS_FINVALID)
+		return fi->xattr;
+	if (l->ff.state[flag] != FATTRS_FSET)
+		return NULL;
+	src = l->ff.source[flag];
+	l->detail[0] = '\0';
+	if (src & FATTRS_FSRC_STATX)
+		n += (size_t)snprintf(l->detail + n, sizeof(l->detail) - n, "statx");
+	if ((src & FATTRS_FSRC_NATIVE) && n < sizeof(l->detail))
+		n += (size_t)snprintf(l->detail + n, sizeof(l->detail) - n, "%s%s", n ? "," : "",
+				      l->caps.native == FATTRS_NATIVE_CIFS ? FATTRS_CIFS_ATTRIB_XATTR
+									   : FATTRS_NTFS_ATTRIB_XATTR);
+	if ((src & FATTRS_FSRC_XATTR) && n < sizeof(l->detail))
+		snprintf(l->detail + n, sizeof(l->detail) - n, "%s%s", n ? "," : "", fi->xattr);
+	return l->detail;
+}
+
+bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
+{
+	struct cli_json j;
+	bool ok = true;
+	size_t pos = 0;
+	const struct fmt_directive *d;
+
+	cli_json_begin(&j, out);
+	j.term = term;
+	while ((d = fmt_field_next(&pos)) != NULL) {
+		union fmt_value v;
+		int r;
+
+		if ((d->flags & FMT_F_ALL) && !all)
+			continue;
+		r = d->get(f, d, &v);
+		ok &= r != V_ERR;
+		if (r != V_OK) {
+			cli_json_null(&j, d->name);
+		} else {
+			switch (d->out) {
+			case FMT_OUT_STRING:
+			case FMT_OUT_STRING_RAW:
+			case FMT_OUT_STATE:
+			case FMT_OUT_QUOTED:
+				cli_json_str(&j, d->name, v.s);
+				break;
+			case FMT_OUT_INT:
+				cli_json_int(&j, d->name, (long long)v.i);
+				break;
+			case FMT_OUT_UINT:
+			case FMT_OUT_OCTAL:
+			case FMT_OUT_HEX:
+				cli_json_uint(&j, d->name, (unsigned long long)v.u);
+				break;
+			case FMT_OUT_EPOCH:
+				cli_json_timespec(&j, d->name, (long long)v.t.tv_sec, (long)v.t.tv_nsec);
+				break;
+			}
+		}
+		if (d->flags & FMT_F_ID) {
+			char key[64], num[24];
+
+			snprintf(key, sizeof(key), "%s_str", d->name);
+			if (r != V_OK) {
+				cli_json_null(&j, key);
+			} else {
+				snprintf(num, sizeof(num), "%ju", v.u);
+				cli_json_str(&j, key, num);
+			}
+		}
+	}
+	cli_json_end(&j);
 	return ok;
 }

@@ -78,6 +78,7 @@ void cli_json_begin(struct cli_json *j, FILE *out)
 {
 	j->out = out;
 	j->first = true;
+	j->term = '\n';
 	fputc('{', out);
 }
 
@@ -117,6 +118,18 @@ void cli_json_int(struct cli_json *j, const char *key, long long value)
 	fprintf(j->out, "%lld", value);
 }
 
+void cli_json_uint(struct cli_json *j, const char *key, unsigned long long value)
+{
+	cli_json_key(j, key);
+	fprintf(j->out, "%llu", value);
+}
+
+void cli_json_timespec(struct cli_json *j, const char *key, long long sec, long nsec)
+{
+	cli_json_key(j, key);
+	fprintf(j->out, "{\"sec\":%lld,\"nsec\":%ld}", sec, nsec);
+}
+
 void cli_json_null(struct cli_json *j, const char *key)
 {
 	cli_json_key(j, key);
@@ -125,5 +138,6 @@ void cli_json_null(struct cli_json *j, const char *key)
 
 void cli_json_end(struct cli_json *j)
 {
-	fputs("}\n", j->out);
+	fputc('}', j->out);
+	fputc(j->term, j->out);
 }

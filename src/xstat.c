@@ -26,6 +26,9 @@ enum {
 	OPT_DEREFERENCE,
 	OPT_CACHED,
 	OPT_FILES0_FROM,
+	OPT_JSON,
+	OPT_NULL,
+	OPT_ALL,
 	OPT_HELP,
 	OPT_USAGE,
 };
@@ -48,6 +51,12 @@ static const struct poptOption options[] = {
 	  "print the information in terse form", NULL },
 	{ "files0-from", '\0', POPT_ARG_STRING, NULL, OPT_FILES0_FROM,
 	  "read the names of the files from F, each ended by a NUL byte (- for standard input)", "F" },
+	{ "json", '\0', POPT_ARG_NONE, NULL, OPT_JSON,
+	  "print one JSON object per file, one per line, keyed by the %{name} names", NULL },
+	{ "all", 'a', POPT_ARG_NONE, NULL, OPT_ALL,
+	  "with --json: also the fields marked (-a) below", NULL },
+	{ "null", '0', POPT_ARG_NONE, NULL, OPT_NULL,
+	  "end each output record (--format, --json) with a NUL byte, not a newline", NULL },
 	CLI_VERSION_OPTION,
 	{ "help", '?', POPT_ARG_NONE, NULL, OPT_HELP, "show this help message and exit", NULL },
 	{ "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "display a brief usage message and exit", NULL },
@@ -65,6 +74,9 @@ struct xstat_control {
 	bool follow;
 	int sync_flags;
 	char *files0_from;
+	bool json;
+	bool null;	/* -0: records end with NUL */
+	bool all;	/* -a/--all: the fields marked FMT_F_ALL too */
 };
 
 /* GNU argmatch's complaint about @word (freed here) for --@option, and exit. */
@@ -159,8 +171,25 @@ struct run {
 	struct fmt *fmt, *fmt_dev;	/* fmt_dev: for block and character devices */
 	unsigned int mask;
 	const char *trailer;
+	int term;		/* after the trailer: '\0' for -0, or -1 for nothing */
 	struct fmt_ctx *ctx;
 };
+
+/* One file's output, once its statx is in @file. */
+static bool output(struct run *r, struct fmt_file *file)
+{
+	const struct fmt *fmt = r->fmt;
+	bool ok;
+
+	if (r->ctl->json)
+		return fmt_json(file, stdout, r->ctl->all, r->ctl->null ? '\0' : '\n');
+	if (S_ISBLK(file->stx->stx_mode) || S_ISCHR(file->stx->stx_mode))
+		fmt = r->fmt_dev;
+	ok = fmt_render(fmt, file, stdout, r->trailer);
+	if (r->term >= 0)
+		putchar(r->term);
+	return ok;
+}
 
 static bool do_stat(struct run *r, const char *name)
 {
@@ -168,7 +197,7 @@ static bool do_stat(struct run *r, const char *name)
 	struct fmt_file file = { .name = name, .stx = &stx, .ctx = r->ctx };
 	int dirfd = AT_FDCWD, flags = r->ctl->follow ? 0 : AT_SYMLINK_NOFOLLOW;
 	const char *path = name;
-	const struct fmt *fmt = r->fmt;
+	bool ok;
 	int e;
 
 	if (strcmp(name, "-") == 0) {
@@ -187,15 +216,19 @@ static bool do_stat(struct run *r, const char *name)
 			cli_warn(-e, _("cannot statx %s"), cli_quotearg(name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 		return false;
 	}
-	if (S_ISBLK(stx.stx_mode) || S_ISCHR(stx.stx_mode))
-		fmt = r->fmt_dev;
-	return fmt_render(fmt, &file, stdout, r->trailer);
+	file.dirfd = dirfd;
+	file.path = path;
+	file.at_flags = flags | r->ctl->sync_flags;
+	ok = output(r, &file);
+	fmt_file_release(&file);
+	return ok;
 }
 
 static bool do_statfs(struct run *r, const char *name)
 {
 	struct statfs sfs;
 	struct fmt_file file = { .name = name, .sfs = &sfs, .ctx = r->ctx };
+	bool ok;
 
 	if (strcmp(name, "-") == 0) {
 		cli_warn(0, _("using %s to denote standard input does not work in file system mode"),
@@ -207,7 +240,10 @@ static bool do_statfs(struct run *r, const char *name)
 			 cli_quotearg(name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 		return false;
 	}
-	return fmt_render(r->fmt, &file, stdout, r->trailer);
+	ok = fmt_render(r->fmt, &file, stdout, r->trailer);
+	if (r->term >= 0)
+		putchar(r->term);
+	return ok;
 }
 
 static bool do_one(struct run *r, const char *name)
@@ -237,6 +273,13 @@ static bool do_files0(struct run *r, const char *from)
 			ok = false;
 			continue;
 		}
+		if (in == stdin && strcmp(name, "-") == 0) {
+			/* GNU's rule (du, wc): standard input is already the list. */
+			cli_warn(0, _("when reading file names from standard input, no file name of %s allowed"),
+				 cli_quotearg(name, CLI_QS_LOCALE));
+			ok = false;
+			continue;
+		}
 		ok &= do_one(r, name);
 	}
 	if (ferror(in))
@@ -259,7 +302,8 @@ static void help(poptContext pc)
 		"    %n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o (and %C with SELinux)\n"
 		"--terse --file-system is equivalent to the following FORMAT:\n"
 		"    %n %i %l %t %s %S %b %f %a %c %d\n"
-		"\n%{ is reserved for named directives.\n"), stdout);
+		"\nNamed directives for files (also the keys of --json; \"-\" when not available):\n\n"), stdout);
+	fmt_help_fields(stdout);
 }
 
 int main(int argc, const char **argv)
@@ -313,6 +357,9 @@ int main(int argc, const char **argv)
 			free(ctl.files0_from);
 			ctl.files0_from = poptGetOptArg(pc);
 			break;
+		case OPT_JSON: ctl.json = true; break;
+		case OPT_NULL: ctl.null = true; break;
+		case OPT_ALL: ctl.all = true; break;
 		case OPT_HELP:
 			help(pc);
 			poptFreeContext(pc);
@@ -337,19 +384,30 @@ int main(int argc, const char **argv)
 	}
 	if (ctl.files0_from == NULL && (args == NULL || args[0] == NULL))
 		cli_usage_error(_("missing operand"));
+	if (ctl.json && (ctl.format != NULL || ctl.terse || ctl.fs)) {
+		free(ctl.format);
+		free(ctl.files0_from);
+		poptFreeContext(pc);
+		cli_usage_error(_("--json cannot be combined with --format, --printf, --terse or --file-system"));
+	}
 
 	r.ctx = fmt_ctx_new();
 	if (r.ctx == NULL)
 		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 	fmt_ctx_set_follow(r.ctx, ctl.follow);
-	if (ctl.format != NULL) {
+	r.term = -1;
+	if (ctl.json) {
+		r.mask = fmt_json_statx_mask(ctl.all);
+	} else if (ctl.format != NULL) {
 		unsigned int flags = ctl.printf_mode ? FMT_ESCAPES : 0;
 
 		if (strstr(ctl.format, "%N") != NULL)
 			fmt_ctx_set_quoting(r.ctx, env_quoting_style());
 		r.fmt = fmt_parse(ctl.format, ctl.fs ? FMT_FS : FMT_FILE, flags);
 		r.fmt_dev = r.fmt;
-		r.trailer = ctl.printf_mode ? "" : "\n";
+		r.trailer = ctl.printf_mode ? "" : ctl.null ? "" : "\n";
+		if (!ctl.printf_mode && ctl.null)
+			r.term = '\0';
 	} else if (gnu_default_view()) {
 		char *f = default_format(ctl.fs, ctl.terse, false);
 		char *fd = default_format(ctl.fs, ctl.terse, true);
@@ -362,11 +420,13 @@ int main(int argc, const char **argv)
 		free(f);
 		free(fd);
 	}
-	if (r.fmt == NULL || r.fmt_dev == NULL)
-		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-	r.mask = fmt_statx_mask(r.fmt) | fmt_statx_mask(r.fmt_dev);
-	if (r.fmt != r.fmt_dev)
-		r.mask |= STATX_TYPE;
+	if (!ctl.json) {
+		if (r.fmt == NULL || r.fmt_dev == NULL)
+			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+		r.mask = fmt_statx_mask(r.fmt) | fmt_statx_mask(r.fmt_dev);
+		if (r.fmt != r.fmt_dev)
+			r.mask |= STATX_TYPE;
+	}
 
 	if (ctl.files0_from != NULL)
 		ok = do_files0(&r, ctl.files0_from);
@@ -375,7 +435,7 @@ int main(int argc, const char **argv)
 			ok &= do_one(&r, args[k]);
 
 	if (r.fmt_dev != r.fmt)
-		fmt_free(r.fmt_dev);
+		fmt_free(r.fmt_dev);	/* fmt_free(NULL) is a no-op (--json) */
 	fmt_free(r.fmt);
 	fmt_ctx_free(r.ctx);
 	free(ctl.format);

@@ -81,9 +81,11 @@ BATS_TESTS = \
 	tests/xstat/format-fuzz.bats \
 	tests/xstat/filesystems.bats \
 	tests/xstat/cost.bats \
+	tests/xstat/fields.bats \
 	tests/helpers/fs.bats \
 	tests/docs/consistency.bats \
-	tests/docs/completions.bats
+	tests/docs/completions.bats \
+	tests/docs/xstat-named.bats
 
 TESTS += $(UNIT_TESTS) $(BATS_TESTS)
 EXTRA_DIST += \

@@ -560,6 +560,13 @@ int fattrs_statx(int dirfd, const char *path, int flags, unsigned int mask,
 /**
  * struct fattrs_mount - one entry of the mount table.  The strings belong
  * to the table and live until fattrs_mounts_free().
+ * @id:      the (reusable) mount id
+ * @target:  the mount point
+ * @fstype:  the file system type
+ * @source:  what was mounted (a device, ...), as mountinfo has it
+ * @options: the per-mount (VFS) options
+ * @root:    the directory of the file system mounted there ("/", or a
+ *           bind mount's subdirectory: findmnt's FSROOT)
  */
 struct fattrs_mount {
 	uint64_t id;
@@ -567,6 +574,7 @@ struct fattrs_mount {
 	const char *fstype;
 	const char *source;
 	const char *options;
+	const char *root;
 };
 
 struct fattrs_mounts;

@@ -31,6 +31,7 @@ struct mnt_api {
 	__typeof__(mnt_fs_get_fstype) *fs_get_fstype;
 	__typeof__(mnt_fs_get_source) *fs_get_source;
 	__typeof__(mnt_fs_get_vfs_options) *fs_get_vfs_options;
+	__typeof__(mnt_fs_get_root) *fs_get_root;
 };
 
 struct fattrs_mounts {
@@ -66,7 +67,7 @@ static int api_load(struct fattrs_mounts *m)
 		"mnt_new_table", "mnt_table_parse_mtab", "mnt_unref_table",
 		"mnt_new_iter", "mnt_free_iter", "mnt_table_next_fs",
 		"mnt_fs_get_id", "mnt_fs_get_target", "mnt_fs_get_fstype",
-		"mnt_fs_get_source", "mnt_fs_get_vfs_options",
+		"mnt_fs_get_source", "mnt_fs_get_vfs_options", "mnt_fs_get_root",
 	};
 	void **slots = (void **)&m->api;
 
@@ -127,6 +128,7 @@ static int table_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount 
 			.fstype = m->api.fs_get_fstype(fs),
 			.source = m->api.fs_get_source(fs),
 			.options = m->api.fs_get_vfs_options(fs),
+			.root = m->api.fs_get_root(fs),
 		};
 		r = 0;
 		break;

@@ -12,7 +12,10 @@
  * Input: byte 0 picks the mode (bit 0) and escapes (bit 1); the rest is the format
  * (inputs with a run of more than 4 digits are skipped: widths that big only
  * make the output slow to write).
- * FUZZ_SOURCES: src/format.c src/quotearg.c src/msg.c src/inherit.c src/parse.c src/quote.c
+ * Named directives that look things up (flags, mounts) find no such file:
+ * they print "?" with a message, the same each time.
+ * FUZZ_SOURCES: src/format.c src/quotearg.c src/msg.c src/inherit.c src/parse.c src/quote.c src/json.c src/lib/statx.c src/lib/mount.c src/lib/kflags.c src/lib/fflags.c src/lib/path.c
+ * FUZZ_LIBS: -ldl
  */
 #include "config.h"
 

@@ -79,7 +79,7 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 
 @test "unknown and invalid directives, % at the end, %{ reserved" {
 	local f
-	for f in '%' 'a%' '%%' '%5' '%5%' 'x%-3%y' '%q' '%H' '%Hx' '%L' '%Lq' '%Hd%Lr' '%{name}' '%-5.3.2s' '%.5' "%'" \
+	for f in '%' 'a%' '%%' '%5' '%5%' 'x%-3%y' '%q' '%H' '%Hx' '%L' '%Lq' '%Hd%Lr' '%{nosuchfield}' '%{name' '%-5.3.2s' '%.5' "%'" \
 		'%#' '%0' '%1$s' '%*d' '%ls' '%hs' '%jd' '%zu' '%lld'; do
 		same_as_gnu -c "$f" -- regular dir || return
 		same_as_gnu --printf "$f" -- regular || return

@@ -1,0 +1,113 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# xstat's named directives (%{name}) come from one table (src/format.c):
+# --help lists it, and the man page, the three completions and the keys of
+# --json must say the same, in the same order.
+# bats file_tags=docs,xstat
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load '../helpers/common'
+	COMPDIR="$FATTRS_SRCDIR/completions"
+	cd "$BATS_TEST_TMPDIR" || return
+}
+
+# The named directives of "xstat --help", "%{name}" one per line, in order.
+help_named() {
+	xstat --help | sed -nE 's/^  (%\{[^}]+\}) .*/\1/p'
+}
+
+@test "--help lists the named directives: unique names of [a-z0-9_-]" {
+	run -0 help_named
+	((${#lines[@]} > 70))
+	assert_line '%{btime}'
+	assert_line '%{mnt_id_unique}'
+	assert_line '%{mount_point}'
+	assert_line '%{immutable}'
+	assert_line '%{offline}'
+	assert_line '%{projid}'
+	assert_equal "$(sort <<<"$output" | uniq -d)" ''
+	refute_line --regexp '^%\{.*[^a-z0-9_{}-].*\}$'
+}
+
+@test "xstat.1 lists every named directive of --help, in order, and no other" {
+	local man
+	man=$(sed -n '/^\.Ss Named directives/,/^\.El/p' "$FATTRS_SRCDIR/man/xstat.1" |
+		sed -nE 's/^\.It Cm \\&(%\{[^}]+\})$/\1/p')
+	assert_equal "$man" "$(help_named)"
+}
+
+@test "the man page's description of each named directive is --help's" {
+	local name help man
+	while read -r name help; do
+		man=$(grep -A1 -F ".It Cm \\&$name" "$FATTRS_SRCDIR/man/xstat.1" | tail -1 | sed 's/\\(aq/'"'"'/g; s/\\e/\\/g')
+		assert_equal "${man,}" "$help."
+	done < <(xstat --help | sed -nE 's/^  (%\{[^}]+\}) +(.*)$/\1 \2/p')
+}
+
+@test "the bash, zsh and fish completions list every named directive of --help" {
+	local want got
+	want=$(help_named)
+	got=$(grep -E '^ *local named_directives=' "$COMPDIR/bash/xstat" | grep -oE '%\{[^}]+\}')
+	assert_equal "$got" "$want"
+	got=$(grep -E '^named_directives=' "$COMPDIR/zsh/_xstat" | grep -oE '%\{[^}]+\}')
+	assert_equal "$got" "$want"
+	got=$(grep -A1 'The named directives' "$COMPDIR/fish/xstat.fish" | tail -1 | grep -oE '%\{[^}]+\}')
+	assert_equal "$got" "$want"
+}
+
+@test "bash: 'xstat -c %{mnt' offers the mount id directives, and not with -f" {
+	[[ -r /usr/share/bash-completion/bash_completion ]] || skip "needs bash-completion"
+	run -0 bash -c '
+		source /usr/share/bash-completion/bash_completion
+		source "$1"
+		complete_line() {
+			local line=$1
+			COMP_LINE=$line COMP_POINT=${#line}
+			read -ra COMP_WORDS <<<"$line"
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			compopt() { :; }
+			COMPREPLY=()
+			_xstat xstat "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+			printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
+			echo
+		}
+		complete_line "xstat -c %{mnt"
+		complete_line "xstat -f -c %{mnt"
+		complete_line "xstat --js"
+	' _ "$COMPDIR/bash/xstat"
+	assert_line --index 0 '%{mnt_id_unique} %{mnt_id} '	# sorted in the C locale
+	assert_line --index 1 ' '
+	assert_line --index 2 '--json '
+}
+
+@test "fish: 'xstat -c %{imm' offers %{immutable}" {
+	command -v fish >/dev/null || skip "needs fish"
+	run -0 fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/xstat.fish" 'xstat -c %{imm'
+	assert_equal "$(cut -f1 <<<"$output")" '%{immutable}'
+}
+
+@test "zsh: the named directives are offered for a format" {
+	command -v zsh >/dev/null || skip "needs zsh"
+	# The array as zsh itself reads it (quoting, no brace expansion).
+	run -0 zsh -fc "$(grep -E '^named_directives=' "$COMPDIR/zsh/_xstat"); print -l -- \$named_directives"
+	assert_equal "$output" "$(help_named)"
+}
+
+@test "--json: the keys are the named directives, in order (plus NAME_str for identifiers)" {
+	command -v jq >/dev/null || skip "needs jq"
+	touch f
+	run -0 xstat --json -a f
+	local keys want
+	keys=$(jq -r 'keys_unsorted[]' <<<"$output" | grep -v '_str$')
+	want=$(help_named | sed -E 's/^%\{(.*)\}$/\1/')
+	assert_equal "$keys" "$want"
+	keys=$(jq -r 'keys_unsorted[]' <<<"$output" | sed -n 's/_str$//p' | tr '\n' ' ')
+	assert_equal "$keys" 'ino dev rdev mnt_id mnt_id_unique subvol '
+	# Without -a, the fields marked (-a) in --help are left out.
+	run -0 xstat --json f
+	keys=$(jq -r 'keys_unsorted[]' <<<"$output" | grep -v '_str$')
+	want=$(xstat --help | sed -nE '/\(-a\)$/!s/^  %\{([^}]+)\} .*/\1/p')
+	assert_equal "$keys" "$want"
+}
