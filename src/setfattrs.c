@@ -70,6 +70,7 @@ static const struct poptOption options[] = {
 struct caps_entry {
 	dev_t dev;
 	struct fattrs_fcaps caps;
+	bool overlay;		/* overlayfs: a change of an xattr copies a lower file up */
 };
 
 /*
@@ -93,6 +94,9 @@ struct kept_entry {
 #define KEPT_TRUSTED (FS_XFLAG_NODUMP | FS_XFLAG_NOATIME | FS_XFLAG_SYNC)
 #ifndef FUSE_SUPER_MAGIC
 # define FUSE_SUPER_MAGIC 0x65735546
+#endif
+#ifndef OVERLAYFS_SUPER_MAGIC
+# define OVERLAYFS_SUPER_MAGIC 0x794c7630
 #endif
 
 struct setfattrs_control {
@@ -244,15 +248,17 @@ static const char *state_word(int v)
 	return v == 1 ? "set" : v == 0 ? "clear" : v == 2 ? "invalid" : "unknown";
 }
 
-static int caps_for(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_fcaps **ret)
+/* What @p's filesystem offers for the fattrs flags, probed once per device. */
+static int caps_entry_for(struct setfattrs_control *ctl, const struct plan *p, const struct caps_entry **ret)
 {
 	struct caps_entry *c;
 	struct fattrs_fcaps caps;
+	struct statfs sfs;
 	int r;
 
 	for (size_t i = 0; i < ctl->ncaps; i++) {
 		if (ctl->caps[i].dev == p->dev) {
-			*ret = &ctl->caps[i].caps;
+			*ret = &ctl->caps[i];
 			return 0;
 		}
 	}
@@ -264,9 +270,21 @@ static int caps_for(struct setfattrs_control *ctl, const struct plan *p, const s
 	if (c == NULL)
 		return -ENOMEM;
 	ctl->caps = c;
-	c[ctl->ncaps] = (struct caps_entry){ .dev = p->dev, .caps = caps };
-	*ret = &c[ctl->ncaps++].caps;
+	c[ctl->ncaps] = (struct caps_entry){ .dev = p->dev, .caps = caps,
+					     .overlay = statfs(p->path, &sfs) == 0 &&
+							(uint32_t)sfs.f_type == OVERLAYFS_SUPER_MAGIC };
+	*ret = &c[ctl->ncaps++];
 	return 0;
+}
+
+static int caps_for(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_fcaps **ret)
+{
+	const struct caps_entry *c;
+	int r = caps_entry_for(ctl, p, &c);
+
+	if (r == 0)
+		*ret = &c->caps;
+	return r;
 }
 
 /* "+nodump -append" for the flags in @state @which (ST_NONE: every planned one). */
@@ -606,6 +624,53 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 	return false;
 }
 
+/* Whether @p's file is on overlayfs (known once its filesystem was probed for the fattrs flags). */
+static bool on_overlay(struct setfattrs_control *ctl, const struct plan *p)
+{
+	const struct caps_entry *c;
+
+	return caps_entry_for(ctl, p, &c) == 0 && c->overlay;
+}
+
+/*
+ * On overlayfs the first change of an xattr of a lower file copies it up,
+ * and copy-up keeps only sync, noatime, append and immutable of its
+ * kernel flags (fs/overlayfs/copy_up.c): nodump, nocow and the rest
+ * vanish.  Put back what @before had and the copy-up took, so that a
+ * fattrs flag never costs the file another flag; say it when that fails.
+ */
+static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kattr *before)
+{
+	struct fattrs_kattr after;
+	struct fattrs_kchange back = { .xset = 0 };
+	bool lost = false;
+	int r;
+
+	r = fattrs_kattr_get(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
+			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &after);
+	if (r < 0)
+		return;
+	for (size_t i = 0; i < n_kflags(); i++) {
+		const struct fattrs_kflag *f = krow(i);
+
+		if (!f->readonly && fattrs_kattr_test(before, f) == 1 && fattrs_kattr_test(&after, f) == 0) {
+			(void)fattrs_kchange_add(&back, f, true);
+			lost = true;
+		}
+	}
+	if (!lost)
+		return;
+	r = fattrs_kattr_change(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode, &back, NULL);
+	if (r >= 0)
+		return;
+	p->failed = true;
+	for (size_t i = 0; i < n_kflags(); i++) {
+		if (kchange_has(&back, krow(i), true))
+			fail_flag(ctl, -r, _("cannot set '%s' on %s again after the overlayfs copy-up dropped it"),
+				  krow(i)->name, cli_quote(p->shown));
+	}
+}
+
 /* Whether the plan clears @f (by name, or as '=' does when it is set). */
 static bool plan_clears(const struct plan *p, enum fattrs_fflag f)
 {
@@ -814,8 +879,17 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 	ok = kernel_apply(ctl, &p, &first);
 	if (p.unstat)
 		return false;
-	if (ok && fpending)
+	if (ok && fpending) {
+		struct fattrs_kattr before;
+		bool restore = on_overlay(ctl, &p) &&
+			       fattrs_kattr_get(dirfd, path, atf, p.mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
+						&before) == 0;
+
 		ok = fflags_apply(ctl, &p);
+		if (restore)
+			overlay_restore(ctl, &p, &before);
+		ok = ok && !p.failed;
+	}
 	if (ok && fpending)
 		ok = kernel_apply(ctl, &p, &last);
 	if (!ok)

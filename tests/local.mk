@@ -75,6 +75,7 @@ BATS_TESTS = \
 	tests/setfattrs/recursive.bats \
 	tests/setfattrs/filesystems.bats \
 	tests/setfattrs/cost.bats \
+	tests/setfattrs/netfs.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/xstat/gnu-compat.bats \
