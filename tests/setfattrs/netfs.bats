@@ -42,6 +42,7 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 		listed f offline pinned integrity noscrub
 		listed d offline
 		setfattrs --list --json f | grep "\"flag\":\"offline\""
+		xstat -c "%{offline} %{pinned} %{integrity} %{noscrub} %{nodump} %{immutable}" f d
 		setfattrs +offline f; echo "rc=$?"
 		setfattrs -pinned d; echo "rc=$?"
 		getfattr --absolute-names -d -m - "$SD/f" "$SD/d" | grep = || echo "server: no xattr"
@@ -52,9 +53,12 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 	assert_equal "${lines[3]}" 'noscrub - no'
 	assert_equal "${lines[4]}" 'offline - no'
 	assert_line --index 5 --partial '"state":"-","supported":"no"'
-	assert_equal "${lines[6]}" 'rc=1'
-	assert_equal "${lines[7]}" 'rc=1'
-	assert_equal "${lines[8]}" 'server: no xattr'
+	# xstat says the same of both kinds
+	assert_equal "${lines[6]}" 'unsupported unsupported unsupported unsupported unsupported unsupported'
+	assert_equal "${lines[7]}" 'unsupported unsupported unsupported unsupported unsupported unsupported'
+	assert_equal "${lines[8]}" 'rc=1'
+	assert_equal "${lines[9]}" 'rc=1'
+	assert_equal "${lines[10]}" 'server: no xattr'
 	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'offline' on 'f': the fuse.sshfs filesystem has neither user xattrs nor a native attribute word"
 	assert_equal "${stderr_lines[1]}" "setfattrs: cannot clear 'pinned' on 'd': the fuse.sshfs filesystem has neither user xattrs nor a native attribute word"
 	assert_equal "${#stderr_lines[@]}" 2
@@ -102,6 +106,7 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 		listed f offline pinned nodump
 		setfattrs -offline +pinned f; echo "rc=$?"
 		getfattr --absolute-names -d -m user.fattr. "$SD/f" | grep = | sort
+		xstat -c "%{offline} %{pinned} %{integrity} %{noscrub} %{nodump}" f
 		setfattrs +nodump f; echo "rc=$?"
 		"$KFLAGS" get g; echo "rc=$?"
 		"$KFLAGS" --ioctl change +nodump g; echo "rc=$?"
@@ -115,7 +120,8 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 	assert_equal "${lines[6]}" 'rc=0'
 	assert_equal "${lines[7]}" 'user.fattr.integrity="1"'
 	assert_equal "${lines[8]}" 'user.fattr.pinned="1"'
-	assert_equal "${lines[*]:9}" 'rc=1 rc=1 r=-95 dropped=0x80,0x0,0x0,0x0 rc=1'
+	assert_equal "${lines[9]}" 'clear set set clear unsupported'
+	assert_equal "${lines[*]:10}" 'rc=1 rc=1 r=-95 dropped=0x80,0x0,0x0,0x0 rc=1'
 	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'nodump' on 'f': the fuse filesystem keeps no attribute flags for a regular file"
 	assert_equal "${stderr_lines[1]}" "kflags: cannot get flags of 'g': Operation not supported"
 	assert_equal "${stderr_lines[2]}" "kflags: cannot change flags of 'g': Operation not supported"
@@ -146,6 +152,7 @@ seen() { local f; for f; do printf "%s %s %s\n" "$f" "$(lsattr -d "$f" | cut -d"
 		listed f nodump offline pinned
 		listed h immutable noscrub
 		listed i append integrity
+		xstat -c "%n %{nodump} %{noatime} %{immutable} %{append} %{offline} %{pinned} %{integrity} %{noscrub}" f g h i d
 		# nothing was copied up by reading
 		ls -A "$SD" 2>/dev/null | wc -l'
 	assert_equal "${lines[0]}" 'f d offline'
@@ -160,7 +167,12 @@ seen() { local f; for f; do printf "%s %s %s\n" "$f" "$(lsattr -d "$f" | cut -d"
 	assert_equal "${lines[9]}" 'noscrub set yes'
 	assert_equal "${lines[10]}" 'append set yes'
 	assert_equal "${lines[11]}" 'integrity set yes'
-	assert_equal "${lines[12]}" '0'
+	assert_equal "${lines[12]}" 'f set clear clear clear set clear clear clear'
+	assert_equal "${lines[13]}" 'g clear set clear clear clear set clear clear'
+	assert_equal "${lines[14]}" 'h clear clear set clear clear clear clear set'
+	assert_equal "${lines[15]}" 'i clear clear clear set clear clear set clear'
+	assert_equal "${lines[16]}" 'd set set clear clear set clear clear clear'
+	assert_equal "${lines[17]}" '0'
 }
 
 # What copy-up keeps is the kernel's choice (fs/overlayfs/copy_up.c): every
