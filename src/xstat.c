@@ -275,7 +275,7 @@ static bool do_files0(struct run *r, const char *from)
 		}
 		if (in == stdin && strcmp(name, "-") == 0) {
 			/* GNU's rule (du, wc): standard input is already the list. */
-			cli_warn(0, _("when reading file names from standard input, no file name of %s allowed"),
+			cli_warn(0, _("when reading file names from stdin, no file name of %s allowed"),
 				 cli_quotearg(name, CLI_QS_LOCALE));
 			ok = false;
 			continue;

@@ -83,6 +83,8 @@ BATS_TESTS = \
 	tests/xstat/filesystems.bats \
 	tests/xstat/cost.bats \
 	tests/xstat/fields.bats \
+	tests/xstat/json.bats \
+	tests/xstat/errors.bats \
 	tests/helpers/fs.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \
