@@ -948,6 +948,17 @@ static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 		}
 		if (l->ferr < 0)
 			cli_warn(-l->ferr, _("cannot llistxattr %s"), qname(f));
+		for (size_t i = 0; l->ferr == 0 && i < FATTRS_NFFLAGS; i++) {
+			/* fattrs(7): never guessed, warned about once per file */
+			char *q;
+
+			if (l->ff.invalid[i] == NULL)
+				continue;
+			q = cli_quotearg_alloc(l->ff.invalid[i], l->ff.invalid_len[i], CLI_QS_SHELL_ESCAPE_ALWAYS);
+			cli_warn(0, _("warning: %s: %s holds %s, neither 1 nor 0: the flag reads as invalid"),
+				 qname(f), fattrs_fflag_info((enum fattrs_fflag)i)->xattr, q != NULL ? q : "?");
+			free(q);
+		}
 	}
 	*ret = &l->ff;
 	return l->ferr;

@@ -8,6 +8,9 @@
  * Input: words separated by NUL; the first word is a list of operations
  * (byte % 6: string, boolean, integer, null, NULL string, next object),
  * the following words are the keys and values they take, in turn.
+ * Ops 6 and 7 (byte % 8): an unsigned integer (cli_json_uint) and a
+ * timestamp (cli_json_timespec); the object's end byte, '\n' or '\0'
+ * (-0), comes from the op byte that ends it.
  * FUZZ_SOURCES: src/json.c
  */
 #include "config.h"
@@ -21,13 +24,14 @@
 #define MAX_WORDS 64
 #define MAX_MEMBERS 64
 
-enum kind { K_STR, K_BYTES, K_BOOL, K_INT, K_NULL };
+enum kind { K_STR, K_BYTES, K_BOOL, K_INT, K_NULL, K_UINT, K_TIME };
 
 struct member {
 	const char *key;
 	enum kind kind;
 	const char *str;	/* K_STR, K_BYTES */
-	long long num;		/* K_BOOL, K_INT */
+	long long num;		/* K_BOOL, K_INT, K_TIME (seconds) */
+	unsigned long long unum;	/* K_UINT, K_TIME (nanoseconds) */
 };
 
 /* ------------------------------------------------- a strict JSON reader */
@@ -182,6 +186,29 @@ static bool read_int(struct reader *r, long long *ret)
 	return errno == 0;
 }
 
+/* A JSON number that is a non-negative integer up to 2^64-1. */
+static bool read_uint(struct reader *r, unsigned long long *ret)
+{
+	const char *s = r->p;
+	char buf[32];
+	size_t n;
+
+	if (r->p >= r->end || *r->p < '0' || *r->p > '9')
+		return false;
+	if (*r->p == '0' && r->p + 1 < r->end && r->p[1] >= '0' && r->p[1] <= '9')
+		return false;
+	while (r->p < r->end && *r->p >= '0' && *r->p <= '9')
+		r->p++;
+	n = (size_t)(r->p - s);
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*ret = strtoull(buf, NULL, 10);
+	return errno == 0;
+}
+
 static bool read_word(struct reader *r, const char *w)
 {
 	size_t n = strlen(w);
@@ -229,11 +256,25 @@ static void check_value(struct reader *r, const struct member *m, size_t line)
 	case K_NULL:
 		FUZZ_CHECK(read_word(r, "null"), "line %zu: null", line);
 		break;
+	case K_UINT: {
+		unsigned long long u;
+
+		FUZZ_CHECK(read_uint(r, &u) && u == m->unum, "line %zu: unsigned %llu", line, m->unum);
+		break;
+	}
+	case K_TIME: {
+		unsigned long long u;
+
+		FUZZ_CHECK(read_word(r, "{\"sec\":") && read_int(r, &v) && v == m->num &&
+			   read_word(r, ",\"nsec\":") && read_uint(r, &u) && u == m->unum && read_word(r, "}"),
+			   "line %zu: timestamp %lld.%09llu", line, m->num, m->unum);
+		break;
+	}
 	}
 }
 
-/* One line: one object with exactly the members written, then "\n". */
-static void check_object(struct reader *r, const struct member *m, size_t n, size_t line)
+/* One line: one object with exactly the members written, then @term. */
+static void check_object(struct reader *r, const struct member *m, size_t n, size_t line, char term)
 {
 	skip_ws(r);
 	FUZZ_CHECK(read_word(r, "{"), "line %zu does not start an object", line);
@@ -256,7 +297,8 @@ static void check_object(struct reader *r, const struct member *m, size_t n, siz
 	skip_ws(r);
 	FUZZ_CHECK(read_word(r, "}"), "line %zu: object not closed after %zu members", line, n);
 	skip_ws(r);
-	FUZZ_CHECK(read_word(r, "\n"), "line %zu: the object is not the whole line", line);
+	FUZZ_CHECK(r->p < r->end && *r->p == term, "line %zu: the object is not the whole line", line);
+	r->p++;
 }
 
 /* ---------------------------------------------------------- the target */
@@ -265,9 +307,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *words[MAX_WORDS], *block, *text = NULL;
 	size_t nwords = fuzz_split(data, size, words, MAX_WORDS, &block);
-	size_t next = 1, textlen = 0, line = 0;
+	size_t next = 1, textlen = 0, line = 0, skip = 0;
 	struct member m[MAX_MEMBERS];
 	size_t nm = 0;
+	char term = '\n';
 	struct cli_json j;
 	struct reader r;
 	FILE *out = open_memstream(&text, &textlen);
@@ -276,25 +319,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cli_json_begin(&j, out);
 	/* Written and checked one object at a time. */
 	for (const unsigned char *op = (const unsigned char *)words[0]; ; op++) {
-		bool end = *op == '\0' || *op % 6 == 5 || nm == MAX_MEMBERS;
+		bool end = *op == '\0' || *op % 8 == 5 || nm == MAX_MEMBERS;
 		const char *key, *val;
 
 		if (end) {
+			j.term = term;
 			cli_json_end(&j);
 			FUZZ_CHECK(fflush(out) == 0, "fflush");
 			r = (struct reader){ .p = text, .end = text + textlen };
 			/* Only the last line is new: skip the ones checked. */
-			for (size_t l = 0; l < line; l++) {
-				r.p = memchr(r.p, '\n', (size_t)(r.end - r.p));
-				FUZZ_CHECK(r.p != NULL, "line %zu vanished", l);
-				r.p++;
-			}
-			check_object(&r, m, nm, line);
+			r.p = text + skip;
+			check_object(&r, m, nm, line, term);
+			skip = textlen;
 			FUZZ_CHECK(r.p == r.end, "bytes after line %zu", line);
 			line++;
 			nm = 0;
 			if (*op == '\0')
 				break;
+			term = (*op & 0x80) ? '\0' : '\n';
 			cli_json_begin(&j, out);
 			continue;
 		}
@@ -304,7 +346,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			key = "key";
 		val = next < nwords ? words[next++] : "";
 		m[nm].key = key;
-		switch (*op % 6) {
+		switch (*op % 8) {
 		case 0:
 			cli_json_str(&j, key, val);
 			m[nm].kind = fuzz_valid_utf8(val) ? K_STR : K_BYTES;
@@ -335,6 +377,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cli_json_str(&j, key, NULL);
 			m[nm].kind = K_NULL;
 			break;
+		case 6: {
+			unsigned long long u = 0;
+
+			for (size_t i = 0; i < sizeof(u) && val[i] != '\0'; i++)
+				u = u << 8 | (unsigned char)val[i];
+			if (val[0] == '~')
+				u = ULLONG_MAX;
+			cli_json_uint(&j, key, u);
+			m[nm].kind = K_UINT;
+			m[nm].unum = u;
+			break;
+		}
+		case 7: {
+			long long sec = 0;
+
+			for (size_t i = 0; i < sizeof(sec) && val[i] != '\0'; i++)
+				sec = (long long)((unsigned long long)sec << 8 | (unsigned char)val[i]);
+			if (val[0] == '-')
+				sec = LLONG_MIN;
+			cli_json_timespec(&j, key, sec, (long)((unsigned char)val[0] * 3906250L));
+			m[nm].kind = K_TIME;
+			m[nm].num = sec;
+			m[nm].unum = (unsigned long long)((unsigned char)val[0] * 3906250L);
+			break;
+		}
 		}
 		nm++;
 	}

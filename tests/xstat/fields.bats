@@ -233,7 +233,7 @@ mount_fields() {
 	assert_line --index 1 'clear unsupported unsupported - unsupported'
 }
 
-@test "fattrs flags as getfattr shows the xattrs: set, clear, invalid; the unsupported ones on a fifo" {
+@test "fattrs flags as getfattr shows the xattrs: set, clear, invalid (with a warning); the unsupported ones on a fifo" {
 	fs_require ext4
 	run -0 --separate-stderr fs_run ext4 '
 		cd "$D" || exit 1
@@ -249,6 +249,8 @@ mount_fields() {
 	assert_line --index 6 'g clear invalid clear clear'
 	assert_line --index 7 'd clear clear set clear'
 	assert_line --index 8 'p unsupported unsupported unsupported unsupported'
+	# fattrs(7): an invalid value is never guessed, and warned about once per file
+	assert_equal "$stderr" "xstat: warning: 'g': user.fattr.pinned holds 'yes', neither 1 nor 0: the flag reads as invalid"
 }
 
 @test "fattrs flags: the filesystem is probed once per mount, then one llistxattr per file, a getxattr only for a user.fattr. name" {
@@ -337,4 +339,19 @@ mount_fields() {
 	assert_equal "${lines[0]}" "${lines[2]}"
 	assert_equal "${lines[1]}" "${lines[3]}"
 	assert_equal "${lines[1]}" 5
+}
+
+@test "a FUSE mount that no longer answers, elsewhere in the mount table, never holds up a local file's mount fields" {
+	fs_require ntfs-3g
+	local here=$BATS_TEST_TMPDIR/local
+	touch "$here"
+	run -0 --separate-stderr fs_run ntfs-3g '
+		fuse_stop
+		timeout 20 xstat -c "%{mount_point}|%{fstype}|%{offline}|%{noatime}" "'"$here"'"; echo "rc=$?"
+		timeout 20 xstat --json -a "'"$here"'" >/dev/null; echo "rc=$?"
+		fuse_cont
+	'
+	assert_line --index 0 "$(findmnt -no TARGET -T "$here")|$(findmnt -no FSTYPE -T "$here")|clear|clear"
+	assert_line --index 1 rc=0
+	assert_line --index 2 rc=0
 }
