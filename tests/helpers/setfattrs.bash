@@ -1,25 +1,35 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What the tests/setfattrs/*.bats files share:  load '../helpers/setfattrs'
+# What the tests/setfattrs/*.bats files share: their setup_file and setup.
+# Load it at the top of the file (after bats_require_minimum_version):
+#   load '../helpers/setfattrs'
 #
-#   setfattrs_setup_file   in setup_file: the helpers, and no parallel tests
-#                          within the file (its tests share fs.bash's images)
-#   setfattrs_setup        in setup: the helpers (common, fs), and the test's
-#                          own temporary directory as the working directory
+#   setup_file             the helpers, and no parallel tests within the file
+#                          (its tests share fs.bash's images)
+#   setup                  the helpers (common, fs, fault), KFLAGS (the unit
+#                          test binary's CLI), the test's own temporary
+#                          directory as the working directory, then
+#                          setfattrs_setup_more if the file defines it
 #   stderr_has [--partial] LINE
 #                          the last run's stderr (run --separate-stderr) has
 #                          LINE exactly, or with --partial as part of a line
 
-setfattrs_setup_file() {
+setup_file() {
 	load '../helpers/common'
 	load '../helpers/fs'
 	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
 }
 
-setfattrs_setup() {
+setup() {
 	load '../helpers/common'
 	load '../helpers/fs'
+	load '../helpers/fault'
+	KFLAGS=$FATTRS_BUILDDIR/tests/unit/kflags
+	export KFLAGS
 	cd "$BATS_TEST_TMPDIR" || return
+	if declare -F setfattrs_setup_more >/dev/null; then
+		setfattrs_setup_more
+	fi
 }
 
 stderr_has() {

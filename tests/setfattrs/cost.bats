@@ -13,15 +13,10 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/setfattrs'
-	setfattrs_setup_file
-}
+# setup_file and setup: tests/helpers/setfattrs.bash
+load '../helpers/setfattrs'
 
-setup() {
-	load '../helpers/setfattrs'
-	setfattrs_setup
-	load '../helpers/fault'
+setfattrs_setup_more() {
 	fault_require
 }
 

@@ -11,15 +11,8 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/setfattrs'
-	setfattrs_setup_file
-}
-
-setup() {
-	load '../helpers/setfattrs'
-	setfattrs_setup
-}
+# setup_file and setup: tests/helpers/setfattrs.bash
+load '../helpers/setfattrs'
 
 @test "ntfs-3g: +offline goes to system.ntfs_attrib, +pinned (dropped there) to user.fattr.pinned; kernel flags are refused" {
 	require_cmd getfattr

@@ -13,17 +13,8 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/setfattrs'
-	setfattrs_setup_file
-}
-
-setup() {
-	load '../helpers/setfattrs'
-	setfattrs_setup
-	KFLAGS=$FATTRS_BUILDDIR/tests/unit/kflags
-	export KFLAGS
-}
+# setup_file and setup: tests/helpers/setfattrs.bash
+load '../helpers/setfattrs'
 
 # The STATE and SUPPORTED columns of `setfattrs --list FILE` for FLAG...
 # (a function the scripts define, as they run inside the namespace).

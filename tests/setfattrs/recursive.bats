@@ -11,16 +11,8 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/setfattrs'
-	setfattrs_setup_file
-}
-
-setup() {
-	load '../helpers/setfattrs'
-	setfattrs_setup
-	load '../helpers/fault'
-}
+# setup_file and setup: tests/helpers/setfattrs.bash
+load '../helpers/setfattrs'
 
 @test "tmpfs: -R over a hostile tree changes what is inside, follows no symlink, leaves fifos and devices alone" {
 	require_root "make a device node"
