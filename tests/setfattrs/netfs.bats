@@ -34,6 +34,7 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 		listed d offline
 		setfattrs --list --json f | grep "\"flag\":\"offline\""
 		xstat -c "%{offline} %{pinned} %{integrity} %{noscrub} %{nodump} %{immutable}" f d
+		xstat --json f | tr , "\n" | grep -E "^\"(offline|nodump)\":" | sort | paste -sd" "
 		setfattrs +offline f; echo "rc=$?"
 		setfattrs -pinned d; echo "rc=$?"
 		getfattr --absolute-names -d -m - "$SD/f" "$SD/d" | grep = || echo "server: no xattr"
@@ -47,9 +48,10 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 	# xstat says the same of both kinds
 	assert_equal "${lines[6]}" 'unsupported unsupported unsupported unsupported unsupported unsupported'
 	assert_equal "${lines[7]}" 'unsupported unsupported unsupported unsupported unsupported unsupported'
-	assert_equal "${lines[8]}" 'rc=1'
+	assert_equal "${lines[8]}" '"nodump":"unsupported" "offline":"unsupported"'
 	assert_equal "${lines[9]}" 'rc=1'
-	assert_equal "${lines[10]}" 'server: no xattr'
+	assert_equal "${lines[10]}" 'rc=1'
+	assert_equal "${lines[11]}" 'server: no xattr'
 	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'offline' on 'f': the fuse.sshfs filesystem has neither user xattrs nor a native attribute word"
 	assert_equal "${stderr_lines[1]}" "setfattrs: cannot clear 'pinned' on 'd': the fuse.sshfs filesystem has neither user xattrs nor a native attribute word"
 	assert_equal "${#stderr_lines[@]}" 2
