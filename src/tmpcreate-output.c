@@ -242,6 +242,17 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		cli_warn(errno, _("cannot sync %s"), cli_quote(file));
 		goto out;
 	}
+	/*
+	 * Not open across the rename: a FUSE filesystem on libfuse's
+	 * high-level API (sshfs, bindfs) first moves an open target aside
+	 * as .fuse_hidden*, so FILE would be missing for a moment -- and on
+	 * an SFTP server without posix-rename the replace would "work" that
+	 * way instead of failing.
+	 */
+	if (old_fd >= 0) {
+		(void)close(old_fd);
+		old_fd = -1;
+	}
 	if (ctl->backup != NULL && asprintf(&backup, "%s%s", target, ctl->backup) < 0)
 		cli_die(fail, 0, _("memory exhausted"));
 	r = fattrs_tmpfile_publish(tf, target, exists ? backup : NULL,

@@ -70,6 +70,7 @@ BATS_TESTS = \
 	tests/tmpcreate/inherit.bats \
 	tests/tmpcreate/argv.bats \
 	tests/tmpcreate/names.bats \
+	tests/tmpcreate/netfs.bats \
 	tests/tmpcreate/reclaim.bats \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
