@@ -201,3 +201,23 @@ seen() { local f; for f; do printf "%s %s %s\n" "$f" "$(lsattr -d "$f" | cut -d"
 	assert_equal "${lines[12]}" 'j Ad offline'
 	assert_equal "${lines[13]}" 'k d '
 }
+
+# On ext4 layers sync is kept too (tmpfs has no sync to keep).
+@test "overlay on ext4: copy-up keeps sync and noatime and drops nodump; setfattrs' copy-up puts nodump back" {
+	require_cmd lsattr getfattr
+	fs_require overlay-ext4
+	FS_LOWER='touch f g && setfattrs +sync,noatime,nodump,offline f g' run -0 --separate-stderr fs_run overlay-ext4 "$_OV_SEEN"'
+		cd "$D" || exit 2
+		seen f g
+		echo x >>f
+		setfattrs +pinned -offline g
+		seen f g
+		cd "$SD" && seen f g'
+	# e: ext4's extents (read-only)
+	assert_equal "${lines[0]}" 'f ASde offline'
+	assert_equal "${lines[1]}" 'g ASde offline'
+	assert_equal "${lines[2]}" 'f ASe offline'
+	assert_equal "${lines[3]}" 'g ASde pinned'
+	assert_equal "${lines[4]}" 'f ASe offline'
+	assert_equal "${lines[5]}" 'g ASde pinned'
+}
