@@ -207,16 +207,7 @@ for fs in $FSLIST; do
 	sync -f "$C"
 	echo
 	echo "## 1. $fs ($(findmnt -no FSTYPE -T "$MNT" 2>/dev/null || stat -f -c %T "$MNT"), $N files in $NDIRS dirs): time per file, $ROUNDS interleaved rounds, paired ratios"
-	for g in "${GROUPS_[@]}"; do
-		raw=$WORK/raw.$fs.$g
-		: >"$raw"
-		read -ra cs <<<"${CASES[$g]}"
-		interleave "$ROUNDS" ${#cs[@]} run_case "$fs" "$raw" "$g"
-		echo
-		echo "### $fs: ${TITLE[$g]}"
-		echo
-		paired_table "$fs" "$raw" "${CASES[$g]}" limit "CHECK FAILED"
-	done
+	measure_groups "$fs" limit "CHECK FAILED"
 	[[ $fs != "$first_fs" ]] || syscalls "$fs"
 	echo
 	echo "### $fs: what a set answers, and whether a read-back finds it kept (why fattrs_kattr_change reads back)"

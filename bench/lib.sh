@@ -271,6 +271,26 @@ paired_table() {
 	}' "$raw"
 }
 
+# measure_groups FS REFWORD MISSING: for every group G of the global array GROUPS_, in order, the
+# interleaved rounds (ROUNDS) of its cases CASES[G] (the script's run_case FS RAW G INDEX ROUND
+# appends "CASE ROUND NS" lines to RAW), then its table under "### FS: TITLE[G]" (paired_table
+# FS RAW CASES[G] REFWORD MISSING).
+measure_groups() {
+	local fs=$1 g raw
+	local -a cs
+	for g in "${GROUPS_[@]}"; do
+		raw=$WORK/raw.$fs.$g
+		: >"$raw"
+		# shellcheck disable=SC2153 # CASES, GROUPS_ and TITLE are the script's
+		read -ra cs <<<"${CASES[$g]}"
+		interleave "$ROUNDS" ${#cs[@]} run_case "$fs" "$raw" "$g"
+		echo
+		echo "### $fs: ${TITLE[$g]}"
+		echo
+		paired_table "$fs" "$raw" "${CASES[$g]}" "$2" "$3"
+	done
+}
+
 # trace_calls_ FILTER TRACE: the name of every system call in the part of TRACE that FILTER keeps,
 # one a line; trace_names_ FILTER TRACE: "name count" lines, sorted (for join).
 trace_calls_() { "$1" "$2" | sed -nE 's/^([0-9]+ +)?([a-z_0-9]+)\(.*/\2/p'; }

@@ -217,16 +217,7 @@ for fs in $FSLIST; do
 	sync -f "$C"
 	echo
 	echo "## 1. $fs ($(findmnt -no FSTYPE -T "$MNT" 2>/dev/null || stat -f -c %T "$MNT"), $N files in $NDIRS dirs): time per file, $ROUNDS interleaved rounds"
-	for g in "${GROUPS_[@]}"; do
-		raw=$WORK/raw.$fs.$g
-		: >"$raw"
-		read -ra cs <<<"${CASES[$g]}"
-		interleave "$ROUNDS" ${#cs[@]} run_case "$fs" "$raw" "$g"
-		echo
-		echo "### $fs: ${TITLE[$g]}"
-		echo
-		paired_table "$fs" "$raw" "${CASES[$g]}" ref "not measured"
-	done
+	measure_groups "$fs" ref "not measured"
 	[[ $fs != "$first_fs" ]] || syscalls "$fs"
 	umount_fs "$MNT"
 done
