@@ -257,6 +257,8 @@ void cli_json_begin(struct cli_json *j, FILE *out);
 void cli_json_key(struct cli_json *j, const char *key);
 /* A string; bytes that are not valid UTF-8 make it an array of byte values. */
 void cli_json_str(struct cli_json *j, const char *key, const char *value);
+/* An array of @n strings, each as cli_json_str() writes it. */
+void cli_json_str_array(struct cli_json *j, const char *key, char *const *values, size_t n);
 void cli_json_bool(struct cli_json *j, const char *key, bool value);
 void cli_json_int(struct cli_json *j, const char *key, long long value);
 void cli_json_uint(struct cli_json *j, const char *key, unsigned long long value);

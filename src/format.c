@@ -79,6 +79,7 @@ struct lazy {
 	int merr;
 	struct fattrs_mount mnt;
 	struct fattrs_fcaps caps;	/* of the mount, when @ferr is 0 */
+	char *other;		/* fattrs_other, joined (NULL: not made yet) */
 	char detail[128];
 };
 
@@ -119,6 +120,7 @@ struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
 	free(c->buf);
 	fattrs_fflags_release(&c->lazy.ff);
 	free(c->lazy.path);
+	free(c->lazy.other);
 	fattrs_mounts_free(c->mounts);
 	free(c->fcaps);
 	free(c);
@@ -600,6 +602,7 @@ void fmt_file_release(struct fmt_file *f)
 
 	fattrs_fflags_release(&l->ff);
 	free(l->path);
+	free(l->other);
 	*l = (struct lazy){ .xerr = 1, .ierr = 1, .ferr = 1, .uerr = 1, .merr = 1 };
 }
 
@@ -984,6 +987,35 @@ GET(get_f_fflag)
 	return V_OK;
 }
 
+/* The other names under user.fattr., as they are, joined by ",". */
+GET(get_f_fattrs_other)
+{
+	struct lazy *l = lazy_of(f);
+	const struct fattrs_fflags *ff;
+	size_t len = 1;
+	char *p;
+
+	if (fflags(f, &ff) < 0) {
+		v->s = "?";
+		return V_ERR;
+	}
+	if (l->other == NULL) {
+		for (size_t i = 0; i < ff->n_unknown; i++)
+			len += strlen(ff->unknown[i]) + 1;
+		l->other = p = malloc(len);
+		if (p == NULL) {
+			cli_warn(ENOMEM, _("cannot llistxattr %s"), qname(f));
+			v->s = "?";
+			return V_ERR;
+		}
+		*p = '\0';
+		for (size_t i = 0; i < ff->n_unknown; i++)
+			p += sprintf(p, "%s%s", i > 0 ? "," : "", ff->unknown[i]);
+	}
+	v->s = l->other;
+	return V_OK;
+}
+
 static const enum fattrs_fflag fflag_ids[FATTRS_NFFLAGS] = {
 	FATTRS_OFFLINE, FATTRS_PINNED, FATTRS_INTEGRITY, FATTRS_NOSCRUB,
 };
@@ -1089,6 +1121,10 @@ static const struct fmt_directive field_projid =
 	N("projid", "kflags", "project id (file_getattr)", STATX_TYPE, FMT_NEED_KFLAGS, FMT_OUT_UINT,
 	  get_f_projid, 0, NULL);
 
+static const struct fmt_directive field_fattrs_other =
+	N("fattrs_other", "fattrs", "other names under user.fattr., as they are, joined by commas",
+	  STATX_TYPE | STATX_MNT_ID, FMT_NEED_FFLAGS, FMT_OUT_LIST, get_f_fattrs_other, 0, NULL);
+
 #undef N
 #undef MNT
 
@@ -1126,7 +1162,11 @@ static void fields_init(void)
 		};
 	}
 	fields[n_fields++] = field_projid;
-	for (size_t i = 0; i < FATTRS_NFFLAGS; i++) {
+	for (size_t i = 0; i <= FATTRS_NFFLAGS; i++) {
+		if (i == FATTRS_NFFLAGS) {
+			fields[n_fields++] = field_fattrs_other;
+			break;
+		}
 		const struct fattrs_fflag_info *fi = fattrs_fflag_info(fflag_ids[i]);
 
 		fields[n_fields++] = (struct fmt_directive){
@@ -1544,6 +1584,7 @@ static void add_directive(struct fmt *f, const char *raw, size_t len, const stru
 	case FMT_OUT_STRING:
 	case FMT_OUT_QUOTED:
 	case FMT_OUT_STATE:
+	case FMT_OUT_LIST:
 		allowed = "-";
 		break;
 	case FMT_OUT_STRING_RAW:
@@ -1835,6 +1876,7 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, FILE 
 	case FMT_OUT_STRING:
 	case FMT_OUT_STRING_RAW:
 	case FMT_OUT_STATE:
+	case FMT_OUT_LIST:
 		fprintf(out, p->spec, v.s);
 		break;
 	case FMT_OUT_QUOTED: {
@@ -1938,6 +1980,7 @@ enum fmt_field_status fmt_field_print(const struct fmt_directive *d, struct fmt_
 	case FMT_OUT_STRING_RAW:
 	case FMT_OUT_STATE:
 	case FMT_OUT_QUOTED:
+	case FMT_OUT_LIST:
 		fputs(v.s, out);
 		break;
 	case FMT_OUT_INT:
@@ -2012,6 +2055,12 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 			cli_json_null(&j, d->name);
 		} else {
 			switch (d->out) {
+			case FMT_OUT_LIST: {
+				const struct fattrs_fflags *ff = &f->ctx->lazy.ff;
+
+				cli_json_str_array(&j, d->name, ff->unknown, ff->n_unknown);
+				break;
+			}
 			case FMT_OUT_STRING:
 			case FMT_OUT_STRING_RAW:
 			case FMT_OUT_STATE:

@@ -61,6 +61,7 @@ enum fmt_out {
 	FMT_OUT_HEX,		/* flags - # 0 */
 	FMT_OUT_EPOCH,		/* seconds since the Epoch, precision = fraction digits */
 	FMT_OUT_STATE,		/* a flag's state word (FMT_STATE_*), as FMT_OUT_STRING */
+	FMT_OUT_LIST,		/* names joined by ",", as FMT_OUT_STRING; --json: an array */
 };
 
 /*
@@ -251,8 +252,8 @@ void fmt_help_fields(FILE *out);
  * source, mount_options), direct I/O alignment, subvol, atomic writes,
  * attributes and attributes_mask, the statx-only attribute flags, one row
  * per kernel flag of fattrs_kflags_table() (group "kflags", @arg its row)
- * and projid, and one per fattrs(7) flag (group "fattrs", @arg points to
- * its enum fattrs_fflag).
+ * and projid, one per fattrs(7) flag (group "fattrs", @arg points to its
+ * enum fattrs_fflag), and fattrs_other: the other names under user.fattr.
  *
  * Returns: the next row, or NULL after the last.
  */

@@ -91,19 +91,38 @@ void cli_json_key(struct cli_json *j, const char *key)
 	fputc(':', j->out);
 }
 
+/* A string value: a JSON string, or the array of its bytes when not UTF-8. */
+static void put_value(FILE *out, const char *value)
+{
+	if (valid_utf8(value)) {
+		put_string(out, value);
+	} else {
+		fputc('[', out);
+		for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++)
+			fprintf(out, "%s%u", p == (const unsigned char *)value ? "" : ",", *p);
+		fputc(']', out);
+	}
+}
+
 void cli_json_str(struct cli_json *j, const char *key, const char *value)
 {
 	cli_json_key(j, key);
-	if (value == NULL) {
+	if (value == NULL)
 		fputs("null", j->out);
-	} else if (valid_utf8(value)) {
-		put_string(j->out, value);
-	} else {
-		fputc('[', j->out);
-		for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++)
-			fprintf(j->out, "%s%u", p == (const unsigned char *)value ? "" : ",", *p);
-		fputc(']', j->out);
+	else
+		put_value(j->out, value);
+}
+
+void cli_json_str_array(struct cli_json *j, const char *key, char *const *values, size_t n)
+{
+	cli_json_key(j, key);
+	fputc('[', j->out);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			fputc(',', j->out);
+		put_value(j->out, values[i]);
 	}
+	fputc(']', j->out);
 }
 
 void cli_json_bool(struct cli_json *j, const char *key, bool value)

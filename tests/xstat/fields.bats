@@ -241,14 +241,18 @@ mount_fields() {
 		setfattr -n user.fattr.offline -v 1 f && setfattr -n user.fattr.noscrub -v 1 f
 		setfattr -n user.fattr.pinned -v yes g && setfattr -n user.fattr.integrity -v 0 g
 		setfattr -n user.fattr.integrity -v 1 d
+		setfattr -n user.fattr.zeta -v 1 d && setfattr -n user.fattr.alpha -v x d
 		getfattr -d --absolute-names f g d 2>/dev/null | grep "^user.fattr" | sort
-		xstat -c "%n %{offline} %{pinned} %{integrity} %{noscrub}" f g d p
+		xstat -c "%n %{offline} %{pinned} %{integrity} %{noscrub} [%{fattrs_other}]" f g d p
+		xstat -c %{fattrs_other} d | tr , "\n" | sort | paste -sd " "
 	'
-	assert_equal "${lines[*]:0:5}" 'user.fattr.integrity="0" user.fattr.integrity="1" user.fattr.noscrub="1" user.fattr.offline="1" user.fattr.pinned="yes"'
-	assert_line --index 5 'f set clear clear set'
-	assert_line --index 6 'g clear invalid clear clear'
-	assert_line --index 7 'd clear clear set clear'
-	assert_line --index 8 'p unsupported unsupported unsupported unsupported'
+	assert_equal "${lines[*]:0:7}" 'user.fattr.alpha="x" user.fattr.integrity="0" user.fattr.integrity="1" user.fattr.noscrub="1" user.fattr.offline="1" user.fattr.pinned="yes" user.fattr.zeta="1"'
+	assert_line --index 7 'f set clear clear set []'
+	assert_line --index 8 'g clear invalid clear clear []'
+	assert_line --index 9 --regexp '^d clear clear set clear \[user\.fattr\.(zeta|alpha),user\.fattr\.(alpha|zeta)\]$'
+	assert_line --index 10 'p unsupported unsupported unsupported unsupported []'
+	# the other names under the prefix, as getfattr lists them
+	assert_line --index 11 'user.fattr.alpha user.fattr.zeta'
 	# fattrs(7): an invalid value is never guessed, and warned about once per file
 	assert_equal "$stderr" "xstat: warning: 'g': user.fattr.pinned holds 'yes', neither 1 nor 0: the flag reads as invalid"
 }
@@ -354,4 +358,16 @@ mount_fields() {
 	assert_line --index 0 "$(findmnt -no TARGET -T "$here")|$(findmnt -no FSTYPE -T "$here")|clear|clear"
 	assert_line --index 1 rc=0
 	assert_line --index 2 rc=0
+}
+
+@test "'-' (standard input): the lookups reach the open file, as the same file named" {
+	touch f
+	setfattr -n user.fattr.offline -v 1 f
+	chattr +d f 2>/dev/null || skip "this file system keeps no nodump flag"
+	local fmt='%{offline} %{nodump} %{noatime} %{nocow} %{mount_point} %{ino} %{mnt_id_unique}'
+	run -0 --separate-stderr xstat -c "$fmt" f
+	local want=$output
+	run -0 --separate-stderr xstat -c "$fmt" - <f
+	assert_output "$want"
+	[[ $want == "set set clear "* ]]
 }

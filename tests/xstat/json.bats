@@ -133,3 +133,11 @@ print(o["ino"], o["ino_str"], o["size"], o["blocks"], o["nlink"], o["uid"], o["g
 	run -0 --separate-stderr bash -c 'printf "a\0b\0" | xstat --json -0 --files0-from=- | tr "\0" "\n" | jq -r .name'
 	assert_output $'a\nb'
 }
+
+@test "fattrs_other: the other user.fattr. names as an array, bytes that are not UTF-8 as arrays too" {
+	touch f g
+	setfattr -n user.fattr.zeta -v 1 f && setfattr -n $'user.fattr.b\xffd' -v 1 f && setfattr -n user.fattr.offline -v 1 f
+	run -0 xstat --json f g
+	assert_equal "$(jq -c '.fattrs_other | sort_by(tostring)' <<<"${lines[0]}")" '[[117,115,101,114,46,102,97,116,116,114,46,98,255,100],"user.fattr.zeta"]'
+	assert_equal "$(jq -c '[.offline, .fattrs_other]' <<<"${lines[1]}")" '["clear",[]]'
+}
