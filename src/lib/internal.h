@@ -19,6 +19,13 @@ int tmpl_randomize(char *buf, const struct fattrs_tmpl *tmpl);
 struct fattrs_tmpfile;
 int tmpfile_rename(struct fattrs_tmpfile *tf, const char *path, unsigned int flags);
 
+/*
+ * Open @path relative to @dirfd with @flags and check that it is the inode
+ * @dev/@ino (an fstat(2) of what was opened).  Returns the descriptor, or
+ * @mismatch when it is another inode (the descriptor closed), or -errno.
+ */
+int open_same_inode(int dirfd, const char *path, int flags, dev_t dev, ino_t ino, int mismatch);
+
 /* errno as a negative return value, never 0 */
 static inline int negerrno(void)
 {

@@ -304,24 +304,10 @@ static int target_identify(struct target *t)
  */
 static int reopen_by_path(struct target *t, int flags)
 {
-	struct stat st;
-	int fd, r;
-
 	if (t->at_flags & AT_SYMLINK_NOFOLLOW)
 		flags |= O_NOFOLLOW;
-	fd = openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, flags);
-	if (fd < 0)
-		return negerrno();
-	if (fstat(fd, &st) < 0) {
-		r = negerrno();
-		(void)close(fd);
-		return r;
-	}
-	if (st.st_dev != t->dev || st.st_ino != t->ino) {
-		(void)close(fd);
-		return -EAGAIN;	/* replaced since it was pinned */
-	}
-	return fd;
+	/* -EAGAIN: replaced since it was pinned */
+	return open_same_inode(t->dirfd, target_is_dirfd(t) ? "." : t->path, flags, t->dev, t->ino, -EAGAIN);
 }
 
 /*

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fattrs.h"
+#include "internal.h"
 
 char *fattrs_path_join(const char *dir, const char *name)
 {
@@ -223,4 +223,23 @@ int fattrs_path_resolve(int dirfd, const char *path, char **ret)
 	}
 	free(cur);
 	return -ELOOP;
+}
+
+int open_same_inode(int dirfd, const char *path, int flags, dev_t dev, ino_t ino, int mismatch)
+{
+	struct stat st;
+	int fd = openat(dirfd, path, flags), r;
+
+	if (fd < 0)
+		return negerrno();
+	if (fstat(fd, &st) < 0) {
+		r = negerrno();
+		(void)close(fd);
+		return r;
+	}
+	if (st.st_dev != dev || st.st_ino != ino) {
+		(void)close(fd);
+		return mismatch;
+	}
+	return fd;
 }

@@ -137,25 +137,16 @@ static int push(struct walk *w, int fd, const struct stat *st, size_t pathlen)
 static int pop(struct walk *w)
 {
 	struct level *up;
-	struct stat st;
-	int fd, r;
+	int fd;
 
 	free(w->lv[--w->depth].names);
 	if (w->depth == 0)
 		return 0;
 	up = &w->lv[w->depth - 1];
-	fd = openat(w->fd, "..", DIR_FLAGS);
+	/* -ESTALE: the directory was moved away during the walk */
+	fd = open_same_inode(w->fd, "..", DIR_FLAGS, up->dev, up->ino, -ESTALE);
 	if (fd < 0)
-		return negerrno();
-	if (fstat(fd, &st) < 0) {
-		r = negerrno();
-		(void)close(fd);
-		return r;
-	}
-	if (st.st_dev != up->dev || st.st_ino != up->ino) {
-		(void)close(fd);
-		return -ESTALE;	/* the directory was moved away during the walk */
-	}
+		return fd;
 	(void)close(w->fd);
 	w->fd = fd;
 	w->serial++;
