@@ -39,7 +39,9 @@
 #   REPS       writes per timed run at the small size (100)
 #   ROUNDS     timed rounds per section (default 3 at SIZE, 7 at SMALL), plus one warm-up
 #   DEST       where FILE lives, one or more of: disk (a directory under ${TMPDIR:-/tmp}; default),
-#              tmpfs, ext4 (fresh mounts; root only, skipped otherwise)
+#              tmpfs, ext4, overlay (fresh mounts; root only, skipped otherwise), target (a fresh
+#              directory under TARGET; the default when TARGET is set)
+#   TARGET     a directory on the filesystem to measure (an sshfs mount, an overlay...)
 #   QUICK=1    SIZE=8M REPS=10 ROUNDS=2: a smoke run in seconds
 #   CC         compiler for bench/src/*.c (cc)
 #
@@ -60,7 +62,7 @@ private_ns ATOMIC_BENCH_NS "$@"
 SIZE=${SIZE:-1G}
 SMALL=${SMALL:-4K}
 REPS=${REPS:-100}
-DEST=${DEST:-disk}
+if [[ -n ${TARGET:-} ]]; then DEST=${DEST:-target}; else DEST=${DEST:-disk}; fi
 if [[ ${QUICK:-0} == 1 ]]; then
 	SIZE=8M REPS=10 ROUNDS=2
 fi
@@ -294,11 +296,12 @@ dests=()
 for d in $DEST; do
 	case $d in
 	disk) dests+=(disk) ;;
-	tmpfs | ext4)
+	target) [[ -n ${TARGET:-} ]] || die "DEST=target needs TARGET=DIR"; dests+=(target) ;;
+	tmpfs | ext4 | overlay)
 		if ((ROOT)); then dests+=("$d"); else note "DEST=$d needs root (a mount): skipped"; fi
 		if [[ $d == ext4 ]] && ! command -v mkfs.ext4 >/dev/null; then note "no mkfs.ext4: ext4 skipped"; unset 'dests[-1]'; fi
 		;;
-	*) die "DEST must be a list of: disk tmpfs ext4" ;;
+	*) die "DEST must be a list of: disk tmpfs ext4 overlay target" ;;
 	esac
 done
 ((${#dests[@]})) || die "nothing to measure (DEST=$DEST)"

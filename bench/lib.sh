@@ -120,10 +120,13 @@ bench_workdir() {
 	if [[ $(id -u) -eq 0 ]]; then ROOT=1; else ROOT=0; fi
 }
 
-# FSLIST unless set: as root "tmpfs ext4" (fresh mounts; ext4 dropped without
-# mkfs.ext4), else "local" (the work dir's own filesystem).  After bench_workdir.
+# FSLIST unless set: "target" when TARGET is set (see mount_fs); else as root
+# "tmpfs ext4" (fresh mounts; ext4 dropped without mkfs.ext4), else "local"
+# (the work dir's own filesystem).  After bench_workdir.
 default_fslist() {
-	if ((ROOT)); then
+	if [[ -n ${TARGET:-} && -z ${FSLIST:-} ]]; then
+		FSLIST=target
+	elif ((ROOT)); then
 		FSLIST=${FSLIST:-tmpfs ext4}
 		command -v mkfs.ext4 >/dev/null || { note "no mkfs.ext4: ext4 skipped"; FSLIST=${FSLIST//ext4/}; }
 	else
@@ -147,12 +150,34 @@ get() { awk -v k="$1" '$1 == k { v = substr($0, length(k) + 2) } END { print (v 
 
 # mount_fs FS DIR [MIB]: make DIR and mount a fresh FS of MIB MiB (512) on it, added to MOUNTS:
 # tmpfs, or ext4 on a loop image $WORK/<DIR's name>.ext4.img (added to IMAGES; mount -o loop,
-# auto-detached at umount). FS "local" only makes DIR (nothing is mounted).
+# auto-detached at umount), or overlay (overlayfs over tmpfs layers mounted on DIR.layers).
+# FS "local" only makes DIR (nothing is mounted).  FS "target": a fresh directory made under
+# $TARGET (an existing directory on any filesystem: an sshfs or NFS mount, an overlay...),
+# bind-mounted on DIR as root, else DIR is a symbolic link to it; removed at exit.
 mount_fs() {
-	local fs=$1 dir=$2 mib=${3:-512} img
+	local fs=$1 dir=$2 mib=${3:-512} img t
 	mkdir -p "$dir"
 	case $fs in
 	local) return 0 ;;
+	target)
+		[[ -n ${TARGET:-} && -d $TARGET ]] || die "TARGET=${TARGET:-} is not a directory"
+		t=$(mktemp -d "$TARGET/bench-$(basename "$dir").XXXXXX") || die "cannot make a directory in TARGET=$TARGET"
+		EXTRA_DIRS+=("$t")
+		if ((ROOT)); then
+			mount --bind "$t" "$dir" || die "cannot bind-mount $t"
+		else
+			rmdir "$dir" && ln -s "$t" "$dir"
+			return 0
+		fi
+		;;
+	overlay)
+		mkdir -p "$dir.layers"
+		mount -t tmpfs -o "size=${mib}m,mode=0755" tmpfs "$dir.layers"
+		MOUNTS+=("$dir.layers")
+		mkdir "$dir.layers/lower" "$dir.layers/upper" "$dir.layers/work"
+		mount -t overlay -o "lowerdir=$dir.layers/lower,upperdir=$dir.layers/upper,workdir=$dir.layers/work" \
+			overlay "$dir"
+		;;
 	tmpfs) mount -t tmpfs -o "size=${mib}m,mode=0755" tmpfs "$dir" ;;
 	ext4)
 		img=$WORK/$(basename "$dir").ext4.img
@@ -162,7 +187,7 @@ mount_fs() {
 		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
 		mount -o loop "$img" "$dir"
 		;;
-	*) die "unknown filesystem '$fs' (tmpfs, ext4)" ;;
+	*) die "unknown filesystem '$fs' (tmpfs, ext4, overlay, target)" ;;
 	esac
 	MOUNTS+=("$dir")
 }
@@ -170,10 +195,14 @@ mount_fs() {
 # umount_fs DIR: unmount what mount_fs mounted on DIR (lazily when busy), drop it from MOUNTS and
 # delete its loop image. Does nothing when DIR is not in MOUNTS (FS "local").
 umount_fs() {
-	local i
+	local i m
+	[[ -L $1 ]] && { rm -f "$1"; return 0; } # FS "target" without root
 	[[ ${MOUNTS[*]} == *"$1"* ]] || return 0
-	umount "$1" || umount -l "$1"
-	for i in "${!MOUNTS[@]}"; do [[ ${MOUNTS[i]} == "$1" ]] && unset 'MOUNTS[i]'; done
+	for m in "$1" "$1.layers"; do # overlay: then its layers
+		[[ " ${MOUNTS[*]} " == *" $m "* ]] || continue
+		umount "$m" || umount -l "$m"
+		for i in "${!MOUNTS[@]}"; do [[ ${MOUNTS[i]} == "$m" ]] && unset 'MOUNTS[i]'; done
+	done
 	MOUNTS=("${MOUNTS[@]}")
 	rm -f "$WORK/$(basename "$1")".*.img
 }

@@ -28,7 +28,10 @@
 #              tmpcreate on PATH)
 #   N          files per in-process C loop run (10000)     NPROC   files per one-process-per-file run (1000)
 #   ROUNDS     timed rounds (5, plus 1 warm-up)           HF_RUNS hyperfine runs per command (300)
-#   FSLIST     filesystems to mount and measure on ("tmpfs ext4"); root only
+#   FSLIST     filesystems to mount and measure on ("tmpfs ext4"; also overlay); root only; or
+#              target (the default when TARGET is set)
+#   TARGET     a directory on the filesystem to measure (an sshfs mount, an overlay...): a fresh
+#              directory is made there, used, and removed
 #   QUICK=1    N=1000 NPROC=100 ROUNDS=2 HF_RUNS=30: a smoke run in seconds
 #   CC         compiler for tmp-loop.c (cc)
 #

@@ -206,6 +206,21 @@ modes_on() {
 	assert_output "$(printf '%s\n' 'F: new' 1 F)"
 }
 
+# What tmpcreate.1 warns about: with -o workaround=rename, sshfs itself
+# replaces a name the server will not rename over by moving it aside
+# first; tmpcreate cannot tell, and the replace succeeds.
+# bats test_tags=mount
+@test "sshfs-rename: on a server without posix-rename, sshfs replaces FILE itself (not atomically)" {
+	fs_require sshfs-rename
+	FS_SFTP_ARGS='-P posix-rename' run -0 --separate-stderr fs_run sshfs-rename '
+		echo old >"$D/F"
+		tmpcreate -o "$D/F" <<<new
+		echo "F: $(cat "$SD/F")"'
+	assert_equal "$stderr" ""
+	assert_output 'F: new'
+	assert_equal "$(fs_ls)" F
+}
+
 # bats test_tags=mount
 @test "sshfs: on a server without hard links or posix-rename, -n refuses clearly instead of racing" {
 	fs_require sshfs
@@ -399,6 +414,7 @@ stale_elsewhere() {
 		g tmpcreate -o "$L/g" -- echo y
 		g xstat "$L/f"
 		g xstat -t "$L/f"
+		g xstat --json "$L/f"
 		g xstat -f "$L/f"
 		g xstat -c "%m %{mnt_id}" "$L/f"
 		g setfattrs +nodump "$L/f"
@@ -406,7 +422,7 @@ stale_elsewhere() {
 		g setfattrs --list "$L/f"'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s 0\n' tmpcreate tmpcreate tmpcreate tmpcreate xstat xstat xstat xstat \
-		setfattrs setfattrs setfattrs)"
+		xstat setfattrs setfattrs setfattrs)"
 }
 
 # bats test_tags=mount
