@@ -913,11 +913,14 @@ static int replace_allowed(int dirfd, const char *path)
  * (@hidden), renamed over @backup only after the replace.  So a replace
  * that fails leaves @path and the older @backup as they were, and at no
  * moment is any version without a name.
- * The old file is locked (@fd) before it gets its hidden name, which is
- * made from @backup's name and this machine (hidden_kind_for("~")): a
- * writer killed meanwhile leaves a name that the next --backup writer of
- * @path tells from a live one's by its lock, and reclaims.  Where the old
- * file cannot be opened or locked, a random name.
+ * The hidden link is locked (@fd, opened through that name, never through
+ * @path: on FUSE, libfuse renames a target that is open out of the way
+ * first, and deletes it if the rename then fails) and checked to be still
+ * the file it linked; its name is made from @backup's name and this
+ * machine (hidden_kind_for("~")): a writer killed meanwhile leaves a name
+ * that the next --backup writer of @path tells from a live one's by its
+ * lock, and reclaims.  Where it cannot be opened or locked (unreadable,
+ * or another writer holds the same old file), a random name.
  */
 struct backup {
 	bool made;
@@ -926,9 +929,48 @@ struct backup {
 	int slot;	/* registry slot of @hidden (signal clean-up) */
 };
 
+struct backup_link_args {
+	const char *src;
+	int fd;		/* the new name, opened and locked */
+	int slot;
+};
+
+static int link_name(int dirfd, const char *path, void *data)
+{
+	return linkat(dirfd, data, dirfd, path, 0) == 0 ? 0 : negerrno();
+}
+
+/* Link @a->src as @path, then lock it through @path; -ENOLCK (nothing left) when it cannot be. */
+static int link_locked(int dirfd, const char *path, void *data)
+{
+	struct backup_link_args *a = data;
+	struct stat mine, there;
+	int r = make_registered(dirfd, path, link_name, (void *)(uintptr_t)a->src, &a->slot);
+
+	if (r < 0)
+		return r;
+	a->fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (a->fd >= 0 && flock(a->fd, LOCK_EX | LOCK_NB) == 0) {
+		/* Before the lock, a writer may have taken the name for a dead one's: look again. */
+		if (fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    same_inode(&mine, &there))
+			return 0;
+		r = -EEXIST;
+	} else {
+		(void)unlinkat(dirfd, path, 0);
+		r = -ENOLCK;
+	}
+	if (a->fd >= 0)
+		(void)close(a->fd);
+	a->fd = -1;
+	scratch_forget(a->slot);
+	a->slot = -1;
+	return r;
+}
+
 static int backup_prepare(int dirfd, const char *path, const char *backup, struct backup *b)
 {
-	struct link_args a = { .fd = -1, .scratch = true, .slot = -1 };
+	struct backup_link_args a = { .src = path, .fd = -1, .slot = -1 };
 	struct fattrs_tmpl tmpl;
 	struct stat st;
 	char *hidden;
@@ -956,36 +998,16 @@ static int backup_prepare(int dirfd, const char *path, const char *backup, struc
 	hidden = hidden_kind_for("~", backup, &tmpl);
 	if (hidden == NULL)
 		return -ENOMEM;
-	b->fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (b->fd >= 0 && fstat(b->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    flock(b->fd, LOCK_EX | LOCK_NB) == 0) {
-		struct stat there;
+	r = try_reclaimable(dirfd, &tmpl, &b->hidden, link_locked, &a);
+	if (r == -ENOLCK) {
+		/* Not lockable here: a random name, which nobody takes for a dead writer's. */
+		struct link_args l = { .src = path, .scratch = true, .slot = -1 };
 
-		a.fd = b->fd;
-		/*
-		 * A dead writer's link of this very file: the lock that makes
-		 * it look live is ours now, and it is just the link needed.
-		 */
-		if (fstatat(dirfd, hidden, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&there, &st)) {
-			b->hidden = strdup(hidden);
-			if (b->hidden == NULL) {
-				free(hidden);
-				return -ENOMEM;
-			}
-			b->slot = scratch_register(dirfd, b->hidden, b->fd);
-			free(hidden);
-			return 0;
-		}
-		r = try_reclaimable(dirfd, &tmpl, &b->hidden, make_link, &a);
-	} else {
-		r = -ENOLINK;
-	}
-	if (r == -ENOLINK) {
-		/* Not lockable, or no way to link a descriptor here: by name, at random. */
-		a.src = path;
-		r = try_names(dirfd, &tmpl, &b->hidden, make_link, &a);
+		r = try_names(dirfd, &tmpl, &b->hidden, make_link, &l);
+		a.slot = l.slot;
 	}
 	free(hidden);
+	b->fd = a.fd;
 	b->slot = a.slot;
 	return r;
 }

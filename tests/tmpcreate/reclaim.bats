@@ -16,7 +16,7 @@ bats_require_minimum_version 1.5.0
 setup_file() {
 	load '../helpers/common'
 	load '../helpers/fs'
-	fs_prepare ntfs-3g
+	fs_prepare ntfs-3g sshfs
 }
 
 setup() {
@@ -220,4 +220,117 @@ kill_at_rename() {
 	run -0 --separate-stderr tmpcreate -o F <<<again
 	assert_equal "$stderr" ""
 	assert_equal "$(cat F) $(cat "$other") | $(names)" "again theirs | $other F"
+}
+
+# ------------------------------------------------------------ sshfs: this machine and others
+
+@test "sshfs: flock(2) is this machine's only: held within one mount, not seen from a second mount or the server" {
+	# Measured, because the reclaim scheme depends on it: sshfs has no
+	# flock support, so the kernel keeps FUSE locks locally.
+	fs_require sshfs
+	run -0 --separate-stderr fs_run sshfs '
+		cd "$D"
+		echo x >f
+		held() { flock -n -x "$1" true && echo free || echo held; }
+		flock -x f sleep 1.5 & sleep 0.5
+		echo "same mount: $(held f)"
+		wait $!
+		sshfs_mount "$BATS_TEST_TMPDIR/m2"
+		flock -x f sleep 1.5 & sleep 0.5
+		echo "second mount: $(held "$BATS_TEST_TMPDIR/m2/${D##*/}/f")"
+		wait $!
+		flock -x "$SD/f" sleep 1.5 & sleep 0.5
+		echo "the server: $(held f)"
+		wait $!'
+	assert_output "$(printf '%s\n' 'same mount: held' 'second mount: free' 'the server: free')"
+}
+
+@test "sshfs: kill -9 on the named path leaves a hidden file on the server; the next run here reclaims it" {
+	fault_require
+	fs_require sshfs
+	run -0 --separate-stderr fs_run sshfs '
+		cd "$D"
+		echo old >F
+		(strace -f -qq -o /dev/null -e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 \
+			tmpcreate -v -o F <<<new || :) 2>/dev/null
+		echo "server after kill: $(ls -A "$SD" | sed "s/^\.tmpcreate\.[A-Za-z0-9]\{10\}$/HIDDEN/" | tr "\n" " ")"
+		echo "F: $(cat F)"
+		tmpcreate -v -o F <<<newer
+		echo "server after the next run: $(ls -A "$SD" | tr "\n" " ")"
+		echo "F: $(cat F)"'
+	assert_output "$(printf '%s\n' 'server after kill: HIDDEN F ' 'F: old' 'server after the next run: F ' 'F: newer')"
+	assert_equal "${stderr_lines[0]}" "tmpcreate: replaced 'F' with method named (O_TMPFILE is not supported here: Operation not supported)"
+}
+
+@test "sshfs: a writer on another machine sharing the server is never disturbed, live or dead" {
+	# The other machine: a second sshfs client of the same server, in a
+	# UTS namespace with another host name (its hidden names end in
+	# another tag).  Its flock(2) is not seen here (see above), so only
+	# the name keeps this machine's writer off its file.
+	fault_require
+	fs_require sshfs
+	run -0 --separate-stderr fs_run sshfs '
+		M2=$BATS_TEST_TMPDIR/m2
+		sshfs_mount "$M2"
+		cd "$D"
+		echo old >F
+		other() { unshare -u sh -c "hostname other-machine; exec \"\$@\"" sh "$@"; }
+		# Live: held 2 s in its rename, its hidden file on the server.
+		other strace -f -qq -o /dev/null -e inject=rename,renameat,renameat2:delay_enter=2000000:when=1 \
+			tmpcreate -o "$M2/${D##*/}/F" <<<theirs 2>"$BATS_TEST_TMPDIR/other.err" &
+		opid=$!
+		for ((i = 0; i < 150; i++)); do
+			[[ -n $(ls -A "$SD" | grep "^\.tmpcreate\.") ]] && break
+			sleep 0.02
+		done
+		theirs=$(ls -A "$SD" | grep "^\.tmpcreate\.")
+		echo "their hidden file: ${theirs:+yes}"
+		tmpcreate -o F <<<mine && echo "mine: $(cat F)"
+		# Read on the server: this client caches the size F had.
+		wait $opid && echo "theirs: $(cat "$SD/F")"
+		echo "server: $(ls -A "$SD" | tr "\n" " ")"
+		# Dead: killed in its rename; left alone here, reclaimed there.
+		(other strace -f -qq -o /dev/null -e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 \
+			tmpcreate -o "$M2/${D##*/}/F" <<<theirs2 || :) 2>/dev/null
+		tmpcreate -o F <<<mine2
+		echo "after our run: $(ls -A "$SD" | sed "s/^\.tmpcreate\..*/HIDDEN/" | tr "\n" " ") $(cat "$SD/F")"
+		other tmpcreate -o "$M2/${D##*/}/F" <<<theirs3
+		echo "after their run: $(ls -A "$SD" | tr "\n" " ") $(cat "$SD/F")"'
+	assert_output "$(printf '%s\n' 'their hidden file: yes' 'mine: mine' 'theirs: theirs' 'server: F ' \
+		'after our run: HIDDEN F  mine2' 'after their run: F  theirs3')"
+}
+
+@test "sshfs: FILE is never missing on the server while it is replaced (nothing of tmpcreate holds it open)" {
+	# libfuse renames an open target out of the way (.fuse_hidden*)
+	# before renaming over it, and deletes it at the last close.  With
+	# the server's renames slowed down (strace on its sftp-server), the
+	# server is listed all along: F must be there at every look.
+	fault_require
+	fs_require sshfs
+	run -0 --separate-stderr fs_run sshfs '
+		cd "$D"
+		echo old >F
+		echo older >F~
+		srv=$(_fs_named sftp-server "$SSHD_PID")
+		[[ -n $srv ]] || { echo "no sftp-server"; exit 1; }
+		look() {
+			local i gone=0
+			for ((i = 0; i < 60; i++)); do
+				[[ -e $SD/F ]] || gone=1
+				sleep 0.025
+			done
+			echo "$1: F missing on the server: $gone"
+		}
+		for opts in "" "-b" "--preserve=mode"; do
+			strace -qq -o /dev/null -p "$srv" -e inject=rename,renameat,renameat2:delay_enter=400000 &
+			spid=$!
+			sleep 0.5
+			tmpcreate $opts -o F <<<"new $opts" &
+			look "${opts:-default}"
+			wait $!
+			kill $spid; wait $spid 2>/dev/null
+		done
+		echo "F: $(cat "$SD/F"); server: $(ls -A "$SD" | tr "\n" " ")"'
+	assert_output "$(printf '%s\n' 'default: F missing on the server: 0' '-b: F missing on the server: 0' \
+		'--preserve=mode: F missing on the server: 0' 'F: new --preserve=mode; server: F F~ ')"
 }
