@@ -34,6 +34,10 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 			cli_json_null(&j, "rename_noreplace");
 		else
 			cli_json_bool(&j, "rename_noreplace", p->noreplace_errno == 0);
+		if (p->create_errno != 0)
+			cli_json_null(&j, "hard_links");
+		else
+			cli_json_bool(&j, "hard_links", p->hardlink_errno == 0);
 		if (p->create_errno != 0 && p->tmpfile_errno != 0)
 			cli_json_null(&j, "user_xattr");
 		else
@@ -73,6 +77,12 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 		printf("  %-18s %s\n", "RENAME_NOREPLACE:", _("yes"));
 	else
 		printf("  %-18s %s (%s)\n", "RENAME_NOREPLACE:", _("no"), strerror(p->noreplace_errno));
+	if (p->create_errno != 0)
+		printf("  %-18s %s\n", _("hard links:"), _("unknown"));
+	else if (p->hardlink_errno == 0)
+		printf("  %-18s %s\n", _("hard links:"), _("yes"));
+	else
+		printf("  %-18s %s (%s)\n", _("hard links:"), _("no"), strerror(p->hardlink_errno));
 	if (p->create_errno != 0 && p->tmpfile_errno != 0)
 		printf("  %-18s %s\n", _("user xattrs:"), _("unknown"));
 	else if (p->xattr_errno == 0)

@@ -513,6 +513,9 @@ int fattrs_path_may_write(int dirfd, const char *path);
  * @link_via:        how an unnamed file is linked there
  * @link_errno:      errno of the last link attempt that failed (0 if none)
  * @noreplace_errno: 0 if renameat2(RENAME_NOREPLACE) works, else its errno
+ * @hardlink_errno:  0 if a hard link of a file can be made there (link(2):
+ *                   what --no-clobber falls back on without RENAME_NOREPLACE),
+ *                   else its errno
  * @xattr_errno:     0 if user.* xattrs can be set on a file there, else errno
  * @create_errno:    0 if a file can be made there at all, else the errno
  *                   that stops every method (EROFS, EACCES, ...)
@@ -525,6 +528,7 @@ struct fattrs_probe {
 	enum fattrs_link_via link_via;
 	int link_errno;
 	int noreplace_errno;
+	int hardlink_errno;
 	int xattr_errno;
 	int create_errno;
 	enum fattrs_tmp_method method;

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a directory's filesystem supports, found by trying it: O_TMPFILE,
- * linking an unnamed file, RENAME_NOREPLACE, user xattrs, and whether files
- * can be made there at all.  Every name made here is removed before
+ * linking an unnamed file, RENAME_NOREPLACE, hard links, user xattrs, and
+ * whether files can be made there at all.  Every name made here is removed before
  * returning.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,34 @@ static int xattr_try(int fd)
 	return fsetxattr(fd, PROBE_XATTR, "1", 1, 0) == 0 ? 0 : errno;
 }
 
+/*
+ * A hard link of @from as @to, removed again at once.  Every signal is
+ * blocked meanwhile, so that a signal's clean-up (which knows @from only)
+ * never leaves @to behind.  (sshfs: link(2) needs the server's
+ * hardlink@openssh.com extension.)
+ */
+static int hardlink_try(int dirfd, const char *from, const char *to)
+{
+	sigset_t all, old;
+	int r = 0;
+
+	(void)sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, &old);
+	if (linkat(dirfd, from, dirfd, to, 0) < 0)
+		r = errno;
+	else
+		(void)unlinkat(dirfd, to, 0);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
 int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 {
 	struct fattrs_probe p = { .link_via = FATTRS_LINK_UNKNOWN };
 	struct fattrs_statx_buf stx;
 	struct fattrs_tmpfile *tf = NULL, *named = NULL;
 	struct fattrs_tmpl tmpl;
-	char *path, *other = NULL;
+	char *path, *other = NULL, *third = NULL;
 	int r;
 
 	r = fattrs_statx(dirfd, dir, 0, STATX_TYPE | STATX_MNT_ID, &stx);
@@ -77,9 +99,15 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 			goto out;
 		/* Renamed as a scratch file still: removed on a signal under either name. */
 		p.noreplace_errno = -tmpfile_rename(named, other, RENAME_NOREPLACE);
+		/* 3. A hard link of it. */
+		r = fattrs_tmpname_pick(dirfd, &tmpl, &third);
+		if (r < 0)
+			goto out;
+		p.hardlink_errno = hardlink_try(dirfd, fattrs_tmpfile_path(named), third);
 	} else {
 		p.create_errno = -r;
 		p.noreplace_errno = -r;
+		p.hardlink_errno = -r;
 		if (p.tmpfile_errno != 0)
 			p.xattr_errno = -r;
 	}
@@ -98,6 +126,7 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 out:
 	named = fattrs_tmpfile_free(named);
 	free(other);
+	free(third);
 	free(path);
 	return r;
 }

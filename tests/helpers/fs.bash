@@ -39,7 +39,7 @@
 # and fuse_abort (described at _FS_INNER).
 #   FS_LOWER=SCRIPT0 fs_run overlay SCRIPT   SCRIPT0 runs before the overlay
 #                  is mounted, in $D of the lower layer (copy-up tests)
-#   FS_SFTP_ARGS='-P hardlink@openssh.com' fs_run sshfs SCRIPT   options of
+#   FS_SFTP_ARGS='-P hardlink' fs_run sshfs SCRIPT   options of
 #                  the server's sftp-server (-P: requests it refuses)
 # Loop devices: "mount -o loop" attaches one with autoclear, umount (or the
 # namespace dying) frees it; a test holds at most one at a time.

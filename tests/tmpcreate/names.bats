@@ -28,12 +28,12 @@ setup() {
 	# shellcheck disable=SC2154  # set by run --separate-stderr
 	assert_equal "$stderr" ""
 	# Eight lines of human output and one of JSON: nothing forged, no ESC.
-	assert_equal "${#lines[@]}" 8
+	assert_equal "${#lines[@]}" 9
 	[[ $output != *$'\e'* ]] || fail "an escape reached the output"
 	assert_equal "${lines[0]}" "'m\\n\\033[1mp':"
 	assert_equal "${lines[1]}" "  filesystem:        tmpfs on '$T/w/m\\n\\033[1mp' ('evil\\n\\033[31mx')"
 	# JSON: the exact bytes, escaped as JSON escapes them.
-	assert_equal "$(grep -o '"source":"[^"]*"' <<<"${lines[7]}")" '"source":"evil\n\u001b[31mx"'
+	assert_equal "$(grep -o '"source":"[^"]*"' <<<"${lines[8]}")" '"source":"evil\n\u001b[31mx"'
 }
 
 @test "a failed backup names FILE~, not FILE; FILE is left as it was and nothing else" {

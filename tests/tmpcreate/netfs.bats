@@ -29,8 +29,9 @@ setup() {
 
 # TYPE EXPECTED: --probe --json of $D, then what each operation really does
 # there, found with other tools: O_TMPFILE and linking it (xfs_io -T,
-# flink), RENAME_NOREPLACE (mv -n, traced), user xattrs (setfattr).  Both
-# must be EXPECTED ("o_tmpfile link rename_noreplace user_xattr method"),
+# flink), RENAME_NOREPLACE (mv -n, traced), hard links (ln), user xattrs
+# (setfattr).  Both must be EXPECTED ("o_tmpfile link rename_noreplace
+# hard_links user_xattr method"),
 # and the probe leaves nothing behind, on the server side either.
 probe_truth_on() {
 	local type=$1 want=$2
@@ -41,7 +42,7 @@ probe_truth_on() {
 	fs_require "$type"
 	run -0 --separate-stderr fs_run "$type" '
 		tmpcreate --probe --json "$D" |
-			jq -r "[.o_tmpfile, .link, .rename_noreplace, .user_xattr, .method] | map(tostring) | join(\" \")"
+			jq -r "[.o_tmpfile, .link, .rename_noreplace, .hard_links, .user_xattr, .method] | map(tostring) | join(\" \")"
 		echo "left: $(ls -A "$D") $([[ -z $SD ]] || ls -A "$SD")"
 		# What the operations do.
 		if xfs_io -T -c "pwrite -q 0 1" "$D" 2>/dev/null; then
@@ -54,9 +55,10 @@ probe_truth_on() {
 		echo a >"$D/a"
 		strace -qq -e trace=renameat2 -o "$BATS_TEST_TMPDIR/mv.trace" mv -n "$D/a" "$D/b"
 		if grep -q "RENAME_NOREPLACE) = 0" "$BATS_TEST_TMPDIR/mv.trace"; then n=true; else n=false; fi
+		if ln "$D/b" "$D/c" 2>/dev/null; then h=true; else h=false; fi
 		if setfattr -n user.t -v 1 "$D/b" 2>/dev/null; then x=true; else x=false; fi
 		if [[ $t == true && $l != impossible ]]; then m=tmpfile; else m=named; fi
-		echo "$t $l $n $x $m"'
+		echo "$t $l $n $h $x $m"'
 	assert_equal "$stderr" ""
 	assert_equal "${lines[0]}" "${lines[2]}"
 	assert_equal "${lines[0]}" "$want"
@@ -65,22 +67,27 @@ probe_truth_on() {
 
 # bats test_tags=mount
 @test "sshfs: --probe says what sshfs does: no O_TMPFILE, no RENAME_NOREPLACE, no user xattrs" {
-	probe_truth_on sshfs "false null false false named"
+	probe_truth_on sshfs "false null false true false named"
 }
 
 # bats test_tags=mount
 @test "bindfs: --probe says what a libfuse 2 passthrough does: no O_TMPFILE, no RENAME_NOREPLACE, xattrs" {
-	probe_truth_on bindfs "false null false true named"
+	probe_truth_on bindfs "false null false true true named"
 }
 
 # bats test_tags=mount
 @test "overlay: --probe says what overlayfs on tmpfs does: O_TMPFILE (6.10), RENAME_NOREPLACE, xattrs" {
-	probe_truth_on overlay "true AT_EMPTY_PATH true true tmpfile"
+	probe_truth_on overlay "true AT_EMPTY_PATH true true true tmpfile"
+}
+
+# bats test_tags=mount
+@test "sshfs: --probe says so when the server has no hard links (no hardlink@openssh.com)" {
+	FS_SFTP_ARGS='-P hardlink' probe_truth_on sshfs "false null false false false named"
 }
 
 # bats test_tags=mount
 @test "overlay-ext4: --probe says what overlayfs on ext4 does" {
-	probe_truth_on overlay-ext4 "true AT_EMPTY_PATH true true tmpfile"
+	probe_truth_on overlay-ext4 "true AT_EMPTY_PATH true true true tmpfile"
 }
 
 # ------------------------------------------------------------ every mode

@@ -62,7 +62,7 @@ probe_on() {
 		tmpcreate --probe "$D" && tmpcreate --probe --json "$D"'
 	# shellcheck disable=SC2154  # $stderr is set by run --separate-stderr
 	assert_equal "$stderr" ''
-	assert_equal "${#lines[@]}" 10
+	assert_equal "${#lines[@]}" 11
 	read -r fstype target source <<<"${lines[0]}"
 	xattr=${lines[1]#xattr=}
 	[[ $type != ramfs ]] || assert_equal "$xattr" false
@@ -74,6 +74,7 @@ probe_on() {
 			"  O_TMPFILE:         no (Operation not supported)"
 			"  link unnamed:      not applicable"
 			"  RENAME_NOREPLACE:  no (Invalid argument)"
+			"  hard links:        yes"
 		)
 	else
 		want=(
@@ -82,6 +83,7 @@ probe_on() {
 			"  O_TMPFILE:         yes"
 			"  link unnamed:      AT_EMPTY_PATH"
 			"  RENAME_NOREPLACE:  yes"
+			"  hard links:        yes"
 		)
 	fi
 	if [[ $xattr == true ]]; then
@@ -94,9 +96,9 @@ probe_on() {
 	else
 		want+=("  auto method:       tmpfile (O_TMPFILE works here)")
 	fi
-	assert_equal "$(printf '%s\n' "${lines[@]:2:7}")" "$(printf '%s\n' "${want[@]}")"
+	assert_equal "$(printf '%s\n' "${lines[@]:2:8}")" "$(printf '%s\n' "${want[@]}")"
 
-	json=${lines[9]}
+	json=${lines[10]}
 	want=(
 		"dir=\"$D\""
 		"fstype=\"$fstype\""
@@ -109,6 +111,7 @@ probe_on() {
 			'o_tmpfile_error="Operation not supported"'
 			'link=null'
 			'rename_noreplace=false'
+			'hard_links=true'
 			"user_xattr=$xattr"
 			"writable=true"
 			"create_error=null"
@@ -121,6 +124,7 @@ probe_on() {
 			'o_tmpfile_error=null'
 			'link="AT_EMPTY_PATH"'
 			'rename_noreplace=true'
+			'hard_links=true'
 			"user_xattr=$xattr"
 			"writable=true"
 			"create_error=null"
@@ -172,9 +176,9 @@ probe_on() {
 	run -1 --separate-stderr tmpcreate --probe "$ok" "$miss" "$ok"
 	# shellcheck disable=SC2154
 	assert_equal "$stderr" "tmpcreate: cannot probe '$miss': No such file or directory"
-	assert_equal "${#lines[@]}" 14
+	assert_equal "${#lines[@]}" 16
 	assert_equal "${lines[0]}" "$ok:"
-	assert_equal "${lines[7]}" "$ok:"
+	assert_equal "${lines[8]}" "$ok:"
 
 	run -1 --separate-stderr tmpcreate --probe --json "$miss" "$ok"
 	assert_equal "$stderr" "tmpcreate: cannot probe '$miss': No such file or directory"
@@ -244,12 +248,14 @@ probe_on() {
 	assert_equal "$stderr" ''
 	assert_line --index 2 --regexp '^  O_TMPFILE: +no \(Read-only file system\)$'
 	assert_line --index 4 --regexp '^  RENAME_NOREPLACE: +unknown$'
-	assert_line --index 6 --regexp '^  auto method: +none: no file can be made here \(Read-only file system\)$'
-	run -0 json_fields <<<"${lines[7]}"
+	assert_line --index 5 --regexp '^  hard links: +unknown$'
+	assert_line --index 7 --regexp '^  auto method: +none: no file can be made here \(Read-only file system\)$'
+	run -0 json_fields <<<"${lines[8]}"
 	assert_line 'writable=false'
 	assert_line 'create_error="Read-only file system"'
 	assert_line 'method=null'
 	assert_line 'rename_noreplace=null'
+	assert_line 'hard_links=null'
 }
 
 @test "--json is valid JSON for any directory name; names that are not UTF-8 come as byte arrays" {
