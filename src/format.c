@@ -1207,6 +1207,13 @@ unsigned int fmt_field_statx_mask(const struct fmt_directive *d)
 	/* ext4, xfs, btrfs and tmpfs return neither time unless asked for one of them. */
 	if (m & (STATX_MTIME | STATX_CTIME))
 		m |= STATX_MTIME | STATX_CTIME;
+	/*
+	 * STATX_ATTR_WRITE_ATOMIC is in stx_attributes(_mask) only when
+	 * STATX_WRITE_ATOMIC was asked for (ext4: 0x703874, else 0x303874):
+	 * asked, not required (tmpfs returns no STATX_WRITE_ATOMIC).
+	 */
+	if (strcmp(d->group, "attributes") == 0)
+		m |= STATX_WRITE_ATOMIC;
 	return m;
 }
 

@@ -29,5 +29,5 @@ bin_PROGRAMS += %D%/setfattrs
 %C%_setfattrs_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)
 
 bin_PROGRAMS += %D%/xstat
-%C%_xstat_SOURCES = %D%/xstat.c
+%C%_xstat_SOURCES = %D%/xstat.c %D%/xstat-view.c %D%/xstat-view.h
 %C%_xstat_LDADD = %D%/libcli.la %D%/lib/libfattrs.la $(POPT_LIBS) $(ATTR_LIBS)

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "fattrs.h"
 #include "format.h"
+#include "xstat-view.h"
 
 enum {
 	OPT_FORMAT = 1,
@@ -54,7 +55,7 @@ static const struct poptOption options[] = {
 	{ "json", '\0', POPT_ARG_NONE, NULL, OPT_JSON,
 	  "print one JSON object per file, one per line, keyed by the %{name} names", NULL },
 	{ "all", 'a', POPT_ARG_NONE, NULL, OPT_ALL,
-	  "with --json: also the fields marked (-a) below", NULL },
+	  "without a format, the whole default view; with --json, also the fields marked (-a) below", NULL },
 	{ "null", '0', POPT_ARG_NONE, NULL, OPT_NULL,
 	  "end each output record (--format, --json) with a NUL byte, not a newline", NULL },
 	CLI_VERSION_OPTION,
@@ -97,14 +98,15 @@ static void bad_word(const char *option, char *word, int why, const char *const 
 	exit(CLI_EXIT_FAILURE);
 }
 
-/* The one place that says which output a run without a format gets. */
-static bool gnu_default_view(void)
+/*
+ * The one place that says which output a run without a format gets:
+ * under the name "stat" GNU stat 9.1's, byte for byte; under any other
+ * name the default view (xstat-view.c), except with -f and -t, whose
+ * outputs stay GNU's.
+ */
+static bool gnu_default_view(const struct xstat_control *ctl)
 {
-	/*
-	 * Under the name "stat" it must be GNU's; under its own name part 2
-	 * (issue 10) brings a richer view.  Until then, GNU's everywhere.
-	 */
-	return true;
+	return strcmp(program_name, "stat") == 0 || ctl->fs || ctl->terse;
 }
 
 /* libselinux's is_selinux_enabled(), enough for the choice of format: selinuxfs is mounted. */
@@ -173,6 +175,7 @@ struct run {
 	const char *trailer;
 	int term;		/* after the trailer: '\0' for -0, or -1 for nothing */
 	struct fmt_ctx *ctx;
+	struct view *view;	/* the default view (else NULL) */
 };
 
 /* One file's output, once its statx is in @file. */
@@ -183,6 +186,8 @@ static bool output(struct run *r, struct fmt_file *file)
 
 	if (r->ctl->json)
 		return fmt_json(file, stdout, r->ctl->all, r->ctl->null ? '\0' : '\n');
+	if (r->view != NULL)
+		return view_render(r->view, file, stdout);
 	if (S_ISBLK(file->stx->stx_mode) || S_ISCHR(file->stx->stx_mode))
 		fmt = r->fmt_dev;
 	ok = fmt_render(fmt, file, stdout, r->trailer);
@@ -408,19 +413,27 @@ int main(int argc, const char **argv)
 		r.trailer = ctl.printf_mode ? "" : ctl.null ? "" : "\n";
 		if (!ctl.printf_mode && ctl.null)
 			r.term = '\0';
-	} else if (gnu_default_view()) {
+	} else {
 		char *f = default_format(ctl.fs, ctl.terse, false);
 		char *fd = default_format(ctl.fs, ctl.terse, true);
 
 		if (f == NULL || fd == NULL)
 			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-		r.fmt = fmt_parse(f, ctl.fs ? FMT_FS : FMT_FILE, 0);
-		r.fmt_dev = fmt_parse(fd, ctl.fs ? FMT_FS : FMT_FILE, 0);
-		r.trailer = "";
+		if (gnu_default_view(&ctl)) {
+			r.fmt = fmt_parse(f, ctl.fs ? FMT_FS : FMT_FILE, 0);
+			r.fmt_dev = fmt_parse(fd, ctl.fs ? FMT_FS : FMT_FILE, 0);
+			r.trailer = "";
+		} else {
+			/* GNU's lines begin the view */
+			r.view = view_new(ctl.all, f, fd);
+			if (r.view == NULL)
+				cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+			r.mask = view_statx_mask(r.view);
+		}
 		free(f);
 		free(fd);
 	}
-	if (!ctl.json) {
+	if (!ctl.json && r.view == NULL) {
 		if (r.fmt == NULL || r.fmt_dev == NULL)
 			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 		r.mask = fmt_statx_mask(r.fmt) | fmt_statx_mask(r.fmt_dev);
@@ -437,6 +450,7 @@ int main(int argc, const char **argv)
 	if (r.fmt_dev != r.fmt)
 		fmt_free(r.fmt_dev);	/* fmt_free(NULL) is a no-op (--json) */
 	fmt_free(r.fmt);
+	view_free(r.view);
 	fmt_ctx_free(r.ctx);
 	free(ctl.format);
 	free(ctl.files0_from);

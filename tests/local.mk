@@ -86,6 +86,8 @@ BATS_TESTS = \
 	tests/xstat/fields.bats \
 	tests/xstat/json.bats \
 	tests/xstat/errors.bats \
+	tests/xstat/view.bats \
+	tests/xstat/matrix.bats \
 	tests/helpers/fs.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \

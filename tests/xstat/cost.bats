@@ -52,11 +52,56 @@ count() {
 	assert_equal "$(count 'open(at)?\(.*"/etc/group"')" 1
 }
 
-@test "the default output reads /etc/passwd once for many files, and no mount table" {
-	run -0 trace_xstat a b c d e
+@test "GNU's default output (the name stat) reads /etc/passwd once for many files, and no mount table" {
+	mkdir bin && ln -s "$(command -v xstat)" bin/stat
+	FAULT_NOTRACE= run -0 trace_run "$TRACE" bin/stat a b c d e
 	assert_equal "$(count '^[0-9]+ +statx\(')" 5
 	assert_equal "$(count 'open(at)?\(.*"/etc/passwd"')" 1
 	refute_trace "$TRACE" 'mountinfo|libmount|xattr\('
+}
+
+# calls NAME TRACE: how many calls of NAME (strace 6.1 prints file_getattr as syscall_0x1d4).
+calls() {
+	sed -E 's/^[0-9]+ +//; s/^syscall_0x1d4\(/file_getattr(/' "$2" | grep -Ec "^$1\(" || :
+}
+
+@test "the default view: per file statx, file_getattr, llistxattr, and a getxattr only for a user.fattr. name" {
+	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
+	require_cmd setfattr
+	touch f g h i j
+	setfattr -n user.fattr.offline -v 1 c || skip "no user xattrs here"
+	setfattr -n user.fattr.offline -v 1 h
+	setfattr -n user.other -v 1 i
+	# two runs, five more files in the second: the difference is what five files cost
+	FAULT_NOTRACE= run -0 trace_run "$TRACE.5" xstat a b c d e
+	FAULT_NOTRACE= run -0 trace_run "$TRACE.10" xstat a b c d e f g h i j
+	local name d total=0
+	for name in statx file_getattr llistxattr lgetxattr getxattr; do
+		d=$(($(calls "$name" "$TRACE.10") - $(calls "$name" "$TRACE.5")))
+		case $name in
+		statx | file_getattr | llistxattr) assert_equal "$name $d" "$name 5" ;;
+		lgetxattr) assert_equal "$name $d" "$name 1" ;;	# h's user.fattr.offline only
+		getxattr) assert_equal "$name $d" "$name 0" ;;
+		esac
+	done
+	# everything else but the output's writes: nothing per file
+	total=$(($(grep -vc ' write(' "$TRACE.10") - $(grep -vc ' write(' "$TRACE.5")))
+	assert_equal "calls for five files: $total" "calls for five files: 16"
+	# the mount table once, the user and group names once
+	TRACE=$TRACE.10
+	assert_equal "$(count 'open(at)?\(.*"/proc/self/mountinfo"')" 1
+	assert_equal "$(count 'open(at)?\(.*"/etc/passwd"')" 1
+	# what the file system supports: asked once for the one mount, not per file
+	(($(count 'statfs\("[a-j]"') <= 1))
+	refute_trace "$TRACE" 'chdir\('
+}
+
+@test "the default view -a: the unique mount id costs one more statx per file" {
+	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
+	FAULT_NOTRACE= run -0 trace_run "$TRACE" xstat -a a b c
+	assert_equal "$(count '^[0-9]+ +statx\(AT_FDCWD, "[a-c]", [^,]*, [^,]*STATX_MNT_ID[|,]')" 3
+	# strace 6.1 does not know STATX_MNT_ID_UNIQUE (0x4000) by name
+	assert_equal "$(count '^[0-9]+ +statx\(AT_FDCWD, "[a-c]", [^,]*, (STATX_MNT_ID_UNIQUE|0x4000[ ,])')" 3
 }
 
 @test "--cached=always and never: AT_STATX_DONT_SYNC and AT_STATX_FORCE_SYNC" {
@@ -79,4 +124,102 @@ count() {
 	assert_equal "$(count '^[0-9]+ +statx\(AT_FDCWD, "[a-c]", [^,]*, STATX_SIZE, ')" 3
 	run -0 xstat -c '%n %s' --files0-from=list
 	assert_output $'a 0\nb 0\nc 0'
+}
+
+# A FUSE mount whose server is stopped (SIGSTOP): any request to it waits
+# for ever.  The view of a file elsewhere reads the mount table but never
+# asks anything of the other mounts in it.  timeout is a guard, not a timer.
+# shellcheck disable=SC2016
+DEAD_FUSE='
+# ntfs-3g: the FUSE daemon stops; sshfs: the server (sshd and its
+# sftp-server) stops answering, as a remote machine that went away
+if [[ $FS_TYPE == sshfs ]]; then
+	DEAD="$SSHD_PID $(_fs_descendants "$SSHD_PID" | tr "\n" " ")"
+else
+	DEAD=$FS_PID
+fi
+kill -STOP $DEAD || exit 2
+trap "kill -CONT $DEAD" EXIT
+# the mount is dead: statfs(2) on it does not come back
+timeout -s KILL 3 stat -f -c %T "$MNT" >/dev/null 2>&1
+[[ $? -eq 137 ]] || { echo "the FUSE mount still answers"; exit 3; }
+cd "$LOCAL" || exit 2
+timeout -s KILL 60 xstat -a local || exit 4
+timeout -s KILL 60 xstat local >/dev/null || exit 5
+timeout -s KILL 60 xstat -c "%{mount_point} %{fstype} %{offline}" local || exit 6
+'
+
+dead_mount() {
+	load '../helpers/fs'
+	fs_require "$1"
+	LOCAL=$BATS_TEST_TMPDIR/local-dir
+	mkdir "$LOCAL" && echo x >"$LOCAL/local"
+	export LOCAL
+	run -0 fs_run "$1" "$DEAD_FUSE"
+	assert_line '  File: local'
+	assert_line --regexp '^ +fattrs: '
+}
+
+@test "a dead FUSE mount (ntfs-3g stopped) elsewhere in the table does not hang the view of a local file" {
+	dead_mount ntfs-3g
+}
+
+@test "a dead network mount (sshfs whose server stopped) elsewhere does not hang the view of a local file" {
+	dead_mount sshfs
+}
+
+# The mount table is read when a mount field is first shown, and once more
+# when a file's mount id is not in it (mounted since): never a third time.
+# Names come through a FIFO, so that mounts can appear between two files.
+# shellcheck disable=SC2016
+LATE_MOUNTS='
+set -u
+mkfifo list
+strace -f -qq -o trace xstat --files0-from=list >out 2>err &
+spid=$!
+exec 3>list
+# settle N: wait until xstat has read the table N times and waits for the next name
+settle() {
+	local i xpid
+	for ((i = 0; i < 400; i++)); do
+		xpid=$(awk "NR == 1 { print \$1 }" trace 2>/dev/null)
+		if [[ -n $xpid && $(grep -c "open.*/proc/self/mountinfo" trace) -ge $1 &&
+			$(cat /proc/"$xpid"/wchan 2>/dev/null) == *pipe_read ]]; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "xstat did not settle" >&2
+}
+printf "a\0" >&3
+settle 1
+mkdir m1 m2 m3 && mount -t tmpfs fattrs-late1 m1 && mount -t tmpfs fattrs-late2 m2 || exit 2
+touch m1/f m2/f
+printf "m1/f\0b\0m2/f\0" >&3
+settle 2
+mount -t tmpfs fattrs-late3 m3 && touch m3/f || exit 2
+printf "m3/f\0" >&3
+exec 3>&-
+wait "$spid"
+rc=$?
+umount m1 m2 m3
+cat out
+grep -c "open.*/proc/self/mountinfo" trace
+exit $rc
+'
+
+@test "the mount table: read once, and once more for a mount id not in it, never a third time" {
+	require_root "to mount in a private namespace"
+	require_cmd strace
+	require_no_sanitizer "$(command -v xstat)" "LeakSanitizer cannot run under strace (ptrace)"
+	run -0 unshare -m --propagation private bash -c "$LATE_MOUNTS"
+	# a, then m1/f: its mount is new, found on the second reading
+	assert_line --regexp "^ +Mount: $BATS_TEST_TMPDIR/m1 \(tmpfs from fattrs-late1\), id [0-9]+\$"
+	# m2/f: mounted at the same time as m1, so in the second reading too
+	assert_line --regexp "^ +Mount: $BATS_TEST_TMPDIR/m2 \(tmpfs from fattrs-late2\), id [0-9]+\$"
+	# m3/f: mounted after the second reading, which is the last
+	assert_line --regexp '^ +Mount: not available \(not available from not available\), id [0-9]+$'
+	assert_equal "$(grep -c '^ *Mount: not available' <<<"$output")" 1
+	refute_line --partial 'did not settle'
+	assert_equal "${lines[-1]}" 2
 }

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * xstat's default view (xstat-view.h).  The block of a file is GNU stat's
+ * default output, then what statx(2), the mount table and the flags add,
+ * one labelled line per part of the named fields' table (format.h:
+ * fmt_field_next(), by group):
+ *
+ *   ...GNU stat's lines...
+ *             Mount: /srv (ext4 from /dev/sda3), id 27
+ *     Mount options: rw,relatime
+ *        Direct I/O: memory 512, offset 512, read offset not available
+ *         Subvolume: not available
+ *      Atomic write: unit min 0, max 0, max opt 0, segments 0
+ *        Attributes: set: mount_root
+ *                    clear: automount dax_active
+ *      Kernel flags: set: nodump
+ *                    clear: append immutable noatime ...
+ *                    unsupported: compressed encrypted
+ *        Project id: 0
+ *            fattrs: set: offline (user.fattr.offline)
+ *                    clear: pinned integrity noscrub
+ *
+ * Values come from fmt_field_print(), the same as %{name} and --json.  A
+ * field the kernel did not return reads "not available", never 0; a line
+ * whose every field is missing says it once.  A flag's line lists the
+ * flags by state: set, clear, unsupported (by this file system), invalid
+ * (a fattrs flag whose xattr holds another value), a set or invalid fattrs
+ * flag with where it was found; error, for a flag whose lookup failed
+ * (the message is on stderr, and the exit status 1); then a list field of
+ * the group, when not empty ("other: user.fattr.foo,user.fattr.bar").
+ * Fields marked FMT_F_ALL (a system call of their own, or flags only xfs
+ * keeps) are shown with -a/--all only.  A field of the table that no line
+ * below names is shown on a line of its own, labelled with its name: the
+ * view never hides what the table has.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "fattrs.h"
+#include "xstat-view.h"
+
+#define LABEL_WIDTH 16
+#define WRAP_COLUMNS 80
+#define NOT_AVAILABLE "not available"
+/* where a line goes on: under the first value */
+static const char indent[] = "                  ";
+_Static_assert(sizeof(indent) == LABEL_WIDTH + 2 + 1, "indent is LABEL_WIDTH + 2 spaces");
+
+/*
+ * The lines after GNU stat's, in order: a label and an engine format of
+ * named directives ("%{name}").  A line of state words instead lists the
+ * FMT_OUT_STATE fields of its group (@group) by state.
+ */
+struct line_def {
+	const char *label;
+	const char *text;
+	const char *group;	/* a line of flags: every FMT_OUT_STATE field of @group */
+	bool all;		/* -a/--all only: the same again, for those who read hex */
+};
+
+static const struct line_def line_defs[] = {
+	{ .label = "Mount", .text = "%{mount_point} (%{fstype} from %{source}), id %{mnt_id}" },
+	{ .label = "Mount options", .text = "%{mount_options}" },
+	{ .label = "Mount root", .text = "%{fsroot}", .all = true },
+	{ .label = "Unique mount id", .text = "%{mnt_id_unique}" },
+	{ .label = "Direct I/O",
+	  .text = "memory %{dio_mem_align}, offset %{dio_offset_align}, read offset %{dio_read_offset_align}" },
+	{ .label = "Subvolume", .text = "%{subvol}" },
+	{ .label = "Atomic write",
+	  .text = "unit min %{atomic_write_unit_min}, max %{atomic_write_unit_max}, "
+		  "max opt %{atomic_write_unit_max_opt}, segments %{atomic_write_segments_max}" },
+	{ .label = "Attribute word", .text = "%{attributes} of mask %{attributes_mask}", .all = true },
+	{ .label = "Attributes", .group = "attributes" },
+	{ .label = "Kernel flags", .group = "kflags" },
+	{ .label = "Project id", .text = "%{projid}" },
+	{ .label = "fattrs", .group = "fattrs" },
+};
+
+/* The groups GNU stat's lines show. */
+static const char *const gnu_groups[] = { "file", "time" };
+
+/* One piece of a line: literal bytes, or a field. */
+struct seg {
+	const char *text;	/* literal: into the line's text */
+	size_t len;
+	const struct fmt_directive *d;	/* NULL: literal */
+};
+
+struct line {
+	const char *label;
+	char *prefix;		/* the label right-aligned, ": " */
+	bool flags;		/* a line of state words (seg: the fields, no literal) */
+	struct seg *seg;
+	size_t n;
+};
+
+struct view {
+	struct fmt *gnu, *gnu_dev;
+	struct line *lines;
+	size_t n, cap;
+	unsigned int mask;
+	bool started;	/* a block was printed: the next one is preceded by an empty line */
+	FILE *mem;	/* the values of one line's fields, printed */
+	char *membuf;
+	size_t memlen;
+	enum fmt_field_status *st;	/* per field of the longest line: its status, */
+	long *off;			/* and where its value is in membuf */
+};
+
+static bool add_seg(struct line *l, struct seg s)
+{
+	struct seg *v = realloc(l->seg, (l->n + 1) * sizeof(*v));
+
+	if (v == NULL)
+		return false;
+	l->seg = v;
+	l->seg[l->n++] = s;
+	return true;
+}
+
+static struct line *add_line(struct view *v, const char *label)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 16;
+		struct line *p = realloc(v->lines, cap * sizeof(*p));
+
+		if (p == NULL)
+			return NULL;
+		v->lines = p;
+		v->cap = cap;
+	}
+	v->lines[v->n] = (struct line){ .label = label };
+	return &v->lines[v->n++];
+}
+
+static bool in_gnu_lines(const struct fmt_directive *d)
+{
+	for (size_t i = 0; i < sizeof(gnu_groups) / sizeof(gnu_groups[0]); i++)
+		if (strcmp(d->group, gnu_groups[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Is field @d shown (-a: @all)? */
+static bool shown(const struct fmt_directive *d, bool all)
+{
+	return all || !(d->flags & FMT_F_ALL);
+}
+
+/*
+ * Index of field @d in the table, for the "already on a line" marks.
+ * The table is small (under a hundred rows): a scan is cheap at start-up.
+ */
+static size_t field_index(const struct fmt_directive *d)
+{
+	const struct fmt_directive *e;
+	size_t pos = 0;
+
+	while ((e = fmt_field_next(&pos)) != NULL)
+		if (e == d)
+			return pos - 1;
+	return (size_t)-1;
+}
+
+/*
+ * Split @def's text into literals and "%{name}" fields.  A field not
+ * shown (-a) drops its line; a name the table lacks is a bug, caught by
+ * tests/xstat/view.bats (the line would be missing).
+ * Returns: 1 kept, 0 dropped, -1 out of memory.
+ */
+static int line_parse(struct line *l, const struct line_def *def, bool all, bool *used)
+{
+	const char *s = def->text;
+
+	while (*s != '\0') {
+		const char *p = strstr(s, "%{");
+		const char *end;
+		const struct fmt_directive *d;
+		char name[64];
+		size_t len;
+
+		if (p == NULL)
+			p = s + strlen(s);
+		if (p > s && !add_seg(l, (struct seg){ .text = s, .len = (size_t)(p - s) }))
+			return -1;
+		if (*p == '\0')
+			break;
+		end = strchr(p, '}');
+		len = end != NULL ? (size_t)(end - p - 2) : 0;
+		if (end == NULL || len >= sizeof(name))
+			return 0;
+		memcpy(name, p + 2, len);
+		name[len] = '\0';
+		d = fmt_field_find(name);
+		if (d == NULL || !shown(d, all))
+			return 0;
+		used[field_index(d)] = true;
+		if (!add_seg(l, (struct seg){ .d = d }))
+			return -1;
+		s = end + 1;
+	}
+	return 1;
+}
+
+/* A line of @group's state fields.  Returns: 1 kept, 0 none, -1 out of memory. */
+static int line_group(struct line *l, const char *group, bool all, bool *used)
+{
+	const struct fmt_directive *d;
+	size_t pos = 0;
+
+	l->flags = true;
+	while ((d = fmt_field_next(&pos)) != NULL) {
+		if (strcmp(d->group, group) != 0 || (d->out != FMT_OUT_STATE && d->out != FMT_OUT_LIST) ||
+		    !shown(d, all))
+			continue;
+		used[pos - 1] = true;
+		if (!add_seg(l, (struct seg){ .d = d }))
+			return -1;
+	}
+	return l->n > 0;
+}
+
+static void line_release(struct line *l)
+{
+	free(l->prefix);
+	l->prefix = NULL;
+	free(l->seg);
+	l->seg = NULL;
+	l->n = 0;
+}
+
+struct view *view_free(struct view *v)
+{
+	if (v == NULL)
+		return NULL;
+	for (size_t i = 0; i < v->n; i++)
+		line_release(&v->lines[i]);
+	free(v->lines);
+	if (v->gnu_dev != v->gnu)
+		fmt_free(v->gnu_dev);
+	fmt_free(v->gnu);
+	free(v->st);
+	free(v->off);
+	if (v->mem != NULL)
+		fclose(v->mem);
+	free(v->membuf);
+	free(v);
+	return NULL;
+}
+
+/* Build the lines; false when out of memory. */
+static bool view_lines(struct view *v, bool all)
+{
+	const struct fmt_directive *d;
+	size_t count = 0, pos = 0;
+	bool *used, ok = false;
+
+	while (fmt_field_next(&count) != NULL)
+		;
+	used = calloc(count + 1, sizeof(*used));
+	if (used == NULL)
+		return false;
+	for (size_t i = 0; i < sizeof(line_defs) / sizeof(line_defs[0]); i++) {
+		const struct line_def *def = &line_defs[i];
+		struct line *l = add_line(v, def->label);
+		int r;
+
+		if (l == NULL)
+			goto done;
+		if (def->all && !all) {
+			/* its fields are on the flags' lines: mark them shown all the same */
+			r = line_parse(l, def, true, used);
+			line_release(l);
+			v->n--;
+			if (r < 0)
+				goto done;
+			continue;
+		}
+		r = def->group != NULL ? line_group(l, def->group, all, used)
+				       : line_parse(l, def, all, used);
+		if (r < 0)
+			goto done;
+		if (r == 0) {
+			line_release(l);
+			v->n--;
+		}
+	}
+	/* Whatever the table has and no line names: one line each, labelled with its name. */
+	while ((d = fmt_field_next(&pos)) != NULL) {
+		struct line *l;
+
+		if (used[pos - 1] || in_gnu_lines(d) || !shown(d, all))
+			continue;
+		l = add_line(v, d->name);
+		if (l == NULL || !add_seg(l, (struct seg){ .d = d }))
+			goto done;
+	}
+	ok = true;
+done:
+	free(used);
+	return ok;
+}
+
+struct view *view_new(bool all, const char *gnu, const char *gnu_dev)
+{
+	struct view *v = calloc(1, sizeof(*v));
+	size_t longest = 0;
+
+	if (v == NULL)
+		return NULL;
+	v->gnu = fmt_parse(gnu, FMT_FILE, 0);
+	v->gnu_dev = fmt_parse(gnu_dev, FMT_FILE, 0);
+	v->mem = open_memstream(&v->membuf, &v->memlen);
+	if (v->gnu == NULL || v->gnu_dev == NULL || v->mem == NULL || !view_lines(v, all))
+		return view_free(v);
+	v->mask = fmt_statx_mask(v->gnu) | fmt_statx_mask(v->gnu_dev) | STATX_TYPE;
+	for (size_t i = 0; i < v->n; i++) {
+		if (asprintf(&v->lines[i].prefix, "%*s: ", LABEL_WIDTH, v->lines[i].label) < 0) {
+			v->lines[i].prefix = NULL;
+			return view_free(v);
+		}
+		if (v->lines[i].n > longest)
+			longest = v->lines[i].n;
+		for (size_t k = 0; k < v->lines[i].n; k++)
+			if (v->lines[i].seg[k].d != NULL)
+				v->mask |= fmt_field_statx_mask(v->lines[i].seg[k].d);
+	}
+	v->st = calloc(longest + 1, sizeof(*v->st));
+	v->off = calloc(longest + 1, sizeof(*v->off));
+	if (v->st == NULL || v->off == NULL)
+		return view_free(v);
+	return v;
+}
+
+unsigned int view_statx_mask(const struct view *v)
+{
+	return v->mask;
+}
+
+/*
+ * Every field of @l printed into v->mem, each NUL-terminated, in one pass
+ * (a lookup a field needs is made once per file by the engine anyway):
+ * v->st[k] its status, v->off[k] where its value starts in v->membuf.
+ * Returns: false if a lookup failed (the engine said why).
+ */
+static bool line_fill(struct view *v, const struct line *l, struct fmt_file *file)
+{
+	bool ok = true;
+
+	rewind(v->mem);
+	for (size_t k = 0; k < l->n; k++) {
+		v->off[k] = ftell(v->mem);
+		if (l->seg[k].d == NULL)
+			continue;
+		v->st[k] = fmt_field_print(l->seg[k].d, file, v->mem, FMT_PRINT_HUMAN);
+		if (v->st[k] == FMT_FIELD_ERROR)
+			ok = false;
+		fputc('\0', v->mem);
+	}
+	if (fflush(v->mem) != 0)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	return ok;
+}
+
+static const char *value(const struct view *v, size_t k)
+{
+	return v->membuf + v->off[k];
+}
+
+/* Print @s, wrapping before a word that would pass WRAP_COLUMNS; @col: where we are. */
+static void put_word(FILE *out, const char *s, size_t *col)
+{
+	size_t len = strlen(s);
+
+	if (*col + 1 + len > WRAP_COLUMNS) {
+		fputc('\n', out);
+		fputs(indent, out);
+		*col = LABEL_WIDTH + 2;
+	} else {
+		fputc(' ', out);
+		(*col)++;
+	}
+	fputs(s, out);
+	*col += len;
+}
+
+/*
+ * The states a flag's field prints, in the order the line lists them;
+ * the word the line uses for each.
+ */
+static const struct {
+	const char *state;
+	const char *word;
+} states[] = {
+	{ FMT_STATE_SET, "set:" },
+	{ FMT_STATE_CLEAR, "clear:" },
+	{ FMT_STATE_UNSUPPORTED, "unsupported:" },
+	{ FMT_STATE_INVALID, "invalid:" },
+	{ NULL, "error:" },	/* its lookup failed (the message is on stderr) */
+};
+
+/*
+ * A line of flags: the flags by state, one state a line, each flag by its
+ * name; a set or invalid fattrs flag with where it was found.
+ */
+static bool flags_render(struct view *v, const struct line *l, bool ok, struct fmt_file *file, FILE *out)
+{
+	size_t nstates = sizeof(states) / sizeof(states[0]);
+	bool lines = false;
+
+	for (size_t s = 0; s < nstates; s++) {
+		size_t col = 0;
+		bool first = true;
+
+		for (size_t k = 0; k < l->n; k++) {
+			const struct fmt_directive *d = l->seg[k].d;
+			const char *where;
+
+			if (d->out != FMT_OUT_STATE)
+				continue;
+			if (states[s].state == NULL ? v->st[k] != FMT_FIELD_ERROR
+			    : v->st[k] != FMT_FIELD_OK || strcmp(value(v, k), states[s].state) != 0)
+				continue;
+			if (first) {
+				if (lines)
+					fputs(indent, out);
+				fputs(states[s].word, out);
+				col = LABEL_WIDTH + 2 + strlen(states[s].word);
+				first = false;
+				lines = true;
+			}
+			where = fmt_field_detail(d, file);
+			if (where != NULL) {
+				char *w;
+
+				if (asprintf(&w, "%s (%s)", d->name, where) < 0)
+					cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+				put_word(out, w, &col);
+				free(w);
+			} else {
+				put_word(out, d->name, &col);
+			}
+		}
+		if (!first)
+			fputc('\n', out);
+	}
+	/* a list of the group ("fattrs_other"): a line "other: ..." when not empty */
+	for (size_t k = 0; k < l->n; k++) {
+		const struct fmt_directive *d = l->seg[k].d;
+		size_t glen = strlen(d->group);
+		const char *word = d->name;
+
+		if (d->out != FMT_OUT_LIST || v->st[k] != FMT_FIELD_OK || *value(v, k) == '\0')
+			continue;
+		if (strncmp(word, d->group, glen) == 0 && word[glen] == '_')
+			word += glen + 1;
+		if (lines)
+			fputs(indent, out);
+		fprintf(out, "%s: %s\n", word, cli_quotearg(value(v, k), CLI_QS_SHELL_ESCAPE));
+		lines = true;
+	}
+	if (!lines)
+		fputs(NOT_AVAILABLE "\n", out);
+	return ok;
+}
+
+static bool line_render(struct view *v, const struct line *l, struct fmt_file *file, FILE *out)
+{
+	/* the lookups first: a warning they give comes before the line, not inside it */
+	bool ok = line_fill(v, l, file), any = false;
+
+	fputs(l->prefix, out);
+	if (l->flags)
+		return flags_render(v, l, ok, file, out);
+	for (size_t k = 0; k < l->n; k++)
+		if (l->seg[k].d != NULL && v->st[k] != FMT_FIELD_NA)
+			any = true;
+	if (!any) {
+		/* a line whose every field is missing says so once */
+		fputs(NOT_AVAILABLE "\n", out);
+		return ok;
+	}
+	for (size_t k = 0; k < l->n; k++) {
+		const struct seg *s = &l->seg[k];
+
+		if (s->d == NULL)
+			fwrite(s->text, 1, s->len, out);
+		else if (v->st[k] == FMT_FIELD_NA)
+			fputs(NOT_AVAILABLE, out);
+		else if (s->d->out == FMT_OUT_STRING)
+			/* a mount point or source with a space or a newline: quoted, as the File: line */
+			fputs(cli_quotearg(value(v, k), CLI_QS_SHELL_ESCAPE), out);
+		else
+			fputs(value(v, k), out);
+	}
+	fputc('\n', out);
+	return ok;
+}
+
+bool view_render(struct view *v, struct fmt_file *file, FILE *out)
+{
+	const struct fattrs_statx_buf *stx = file->stx;
+	bool ok;
+
+	if (v->started)
+		fputc('\n', out);
+	v->started = true;
+	ok = fmt_render(S_ISBLK(stx->stx_mode) || S_ISCHR(stx->stx_mode) ? v->gnu_dev : v->gnu,
+			file, out, "");
+	for (size_t i = 0; i < v->n; i++)
+		ok &= line_render(v, &v->lines[i], file, out);
+	return ok;
+}
