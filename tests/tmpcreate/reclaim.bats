@@ -251,8 +251,8 @@ kill_at_rename() {
 	run -0 --separate-stderr fs_run sshfs '
 		cd "$D"
 		echo old >F
-		(strace -f -qq -o /dev/null -e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 \
-			tmpcreate -v -o F <<<new || :) 2>/dev/null
+		(ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
+			-e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 tmpcreate -v -o F <<<new || :) 2>/dev/null
 		echo "server after kill: $(ls -A "$SD" | sed "s/^\.tmpcreate\.[A-Za-z0-9]\{10\}$/HIDDEN/" | tr "\n" " ")"
 		echo "F: $(cat F)"
 		tmpcreate -v -o F <<<newer
@@ -276,7 +276,8 @@ kill_at_rename() {
 		echo old >F
 		other() { unshare -u sh -c "hostname other-machine; exec \"\$@\"" sh "$@"; }
 		# Live: held 2 s in its rename, its hidden file on the server.
-		other strace -f -qq -o /dev/null -e inject=rename,renameat,renameat2:delay_enter=2000000:when=1 \
+		other env ASAN_OPTIONS="$FAULT_ASAN_OPTIONS" strace -f -qq -o /dev/null \
+			-e inject=rename,renameat,renameat2:delay_enter=2000000:when=1 \
 			tmpcreate -o "$M2/${D##*/}/F" <<<theirs 2>"$BATS_TEST_TMPDIR/other.err" &
 		opid=$!
 		for ((i = 0; i < 150; i++)); do
@@ -290,7 +291,8 @@ kill_at_rename() {
 		wait $opid && echo "theirs: $(cat "$SD/F")"
 		echo "server: $(ls -A "$SD" | tr "\n" " ")"
 		# Dead: killed in its rename; left alone here, reclaimed there.
-		(other strace -f -qq -o /dev/null -e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 \
+		(other env ASAN_OPTIONS="$FAULT_ASAN_OPTIONS" strace -f -qq -o /dev/null \
+			-e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 \
 			tmpcreate -o "$M2/${D##*/}/F" <<<theirs2 || :) 2>/dev/null
 		tmpcreate -o F <<<mine2
 		echo "after our run: $(ls -A "$SD" | sed "s/^\.tmpcreate\..*/HIDDEN/" | tr "\n" " ") $(cat "$SD/F")"
