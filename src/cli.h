@@ -215,7 +215,11 @@ void cli_inherit_init(void);
 /* Was descriptor @fd (0, 1 or 2) closed when the program started? */
 bool cli_fd_was_closed(int fd);
 
-/* Was @sig ignored when the program started (nohup, trap '' SIG, background jobs)? */
+/*
+ * Was @sig ignored when the program started (nohup, trap '' SIG, background
+ * jobs)?  Known for the signals the tools ever change: SIGHUP, SIGINT,
+ * SIGTERM, SIGPIPE and SIGCHLD (false for any other).
+ */
 bool cli_signal_was_ignored(int sig);
 
 /*
@@ -236,8 +240,9 @@ void cli_command_running(pid_t pid);
 /*
  * Just before exec (in a child after fork, or in place of the program):
  * give back exactly what the program inherited: close the descriptors
- * that were closed, put back each signal's disposition (SIG_IGN where it
- * was ignored, else SIG_DFL) and the signal mask.  Async-signal-safe.
+ * that were closed, put back the disposition of each signal the tools
+ * change (SIG_IGN where it was ignored, else SIG_DFL; exec keeps the
+ * others as inherited) and the signal mask.  Async-signal-safe.
  */
 void cli_exec_restore(void);
 

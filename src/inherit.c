@@ -26,6 +26,15 @@
 
 #include "cli.h"
 
+/*
+ * The signals whose disposition the tools ever change: the fatal ones
+ * (cli_fatal_signals) and SIGCHLD (reset from SIG_IGN).  Only these are
+ * recorded and restored: exec(2) keeps every other disposition as it was
+ * inherited, so asking the kernel for all 64 cost 61 system calls per run
+ * for nothing (tmpcreate went from 42 to 112 system calls per run).
+ */
+static const int tracked_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD };
+
 /* Set once by cli_inherit_init(), before any handler can run; read-only afterwards. */
 static bool fd_closed[3];
 static sigset_t ignored;	/* the signals whose disposition was SIG_IGN */
@@ -57,11 +66,11 @@ void cli_inherit_init(void)
 		}
 	}
 	(void)sigemptyset(&ignored);
-	for (int sig = 1; sig < NSIG; sig++) {
+	for (size_t i = 0; i < sizeof(tracked_signals) / sizeof(tracked_signals[0]); i++) {
 		struct sigaction sa;
 
-		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
-			(void)sigaddset(&ignored, sig);
+		if (sigaction(tracked_signals[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			(void)sigaddset(&ignored, tracked_signals[i]);
 	}
 	(void)sigprocmask(SIG_SETMASK, NULL, &mask);
 	/* Ignored, SIGCHLD would reap our children before waitpid() could. */
@@ -88,10 +97,11 @@ void cli_exec_restore(void)
 		if (fd_closed[fd])
 			(void)close(fd);
 	}
-	for (int sig = 1; sig < NSIG; sig++) {
+	for (size_t i = 0; i < sizeof(tracked_signals) / sizeof(tracked_signals[0]); i++) {
+		int sig = tracked_signals[i];
 		struct sigaction sa;
 
-		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) < 0)
+		if (sigaction(sig, NULL, &sa) < 0)
 			continue;
 		if (sigismember(&ignored, sig) == 1) {
 			if (sa.sa_handler != SIG_IGN)
