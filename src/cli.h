@@ -218,9 +218,13 @@ bool cli_fd_was_closed(int fd);
 /*
  * Was @sig ignored when the program started (nohup, trap '' SIG, background
  * jobs)?  Known for the signals the tools ever change: SIGHUP, SIGINT,
- * SIGTERM, SIGPIPE and SIGCHLD (false for any other).
+ * SIGTERM, SIGPIPE and SIGCHLD (false for any other); asked of the kernel
+ * the first time, so call it before the program changes @sig itself.
  */
 bool cli_signal_was_ignored(int sig);
+
+/* Before starting children: SIGCHLD inherited as ignored is set back to SIG_DFL. */
+void cli_children_prepare(void);
 
 /*
  * Die cleanly on SIGHUP, SIGINT, SIGTERM and SIGPIPE, each unless it was

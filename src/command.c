@@ -27,6 +27,7 @@ pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit)
 		*ret_exit = CLI_EXIT_CANCELED;
 		return -1;
 	}
+	cli_children_prepare();
 	/* No signal between fork and cli_command_running() goes unforwarded. */
 	cli_fatal_signals_block(&old);
 	pid = fork();

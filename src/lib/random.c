@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +25,12 @@ static const char alphabet[] =
  */
 static _Thread_local unsigned char pool[256];
 static _Thread_local size_t pool_left;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static bool atfork_failed;
+/*
+ * 0: not registered yet, 1: registered, 2: could not be.  Not
+ * pthread_once(3): its futex wake is a system call on every first call,
+ * and two threads registering at once only make a child forget twice.
+ */
+static atomic_int atfork_state;
 
 static void pool_forget(void)
 {
@@ -33,9 +38,18 @@ static void pool_forget(void)
 	pool_left = 0;
 }
 
-static void atfork_register(void)
+static bool atfork_failed(void)
 {
-	atfork_failed = pthread_atfork(NULL, NULL, pool_forget) != 0;
+	int state = atomic_load_explicit(&atfork_state, memory_order_acquire);
+
+	if (state == 0) {
+		int expected = 0;
+
+		state = pthread_atfork(NULL, NULL, pool_forget) == 0 ? 1 : 2;
+		if (!atomic_compare_exchange_strong(&atfork_state, &expected, state))
+			state = expected;
+	}
+	return state == 2;
 }
 
 static int pool_byte(unsigned char *ret)
@@ -62,8 +76,7 @@ static int pool_byte(unsigned char *ret)
 
 int fattrs_random_fill(char *buf, size_t len)
 {
-	(void)pthread_once(&atfork_once, atfork_register);
-	if (atfork_failed)
+	if (atfork_failed())
 		pool_forget();
 	for (size_t i = 0; i < len; i++) {
 		unsigned char b;
