@@ -116,6 +116,14 @@ struct setfattrs_control {
 	bool ok;		/* no file failed (-R) */
 	int nostat;		/* -1 not known yet; 1: operands are not stat'ed (see want_nostat()) */
 	const char *operand;	/* the operand being walked (-R) */
+	/* Without '=', -v, -n and --json: every file's plan, made once (setfattrs_file()). */
+	bool tmpl_ready, tmpl_fpending;
+	struct {
+		bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+		unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+		signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+	} tmpl;
+	struct fattrs_kchange tmpl_first;
 };
 
 /* ------------------------------------------------------------ flags */
@@ -124,19 +132,21 @@ struct setfattrs_control {
  * One flag, kernel or fattrs(7), as an index: kernel rows first, in table
  * order, then the four.
  */
+static const struct fattrs_kflag *ktable;
+static size_t nktable;
+
 static size_t n_kflags(void)
 {
-	size_t n;
-
-	(void)fattrs_kflags_table(&n);
-	return n;
+	if (ktable == NULL)
+		ktable = fattrs_kflags_table(&nktable);
+	return nktable;
 }
 
 static const struct fattrs_kflag *krow(size_t i)
 {
-	size_t n;
-
-	return &fattrs_kflags_table(&n)[i];
+	if (ktable == NULL)
+		ktable = fattrs_kflags_table(&nktable);
+	return &ktable[i];
 }
 
 static const char *flag_name(size_t i)
@@ -794,6 +804,19 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 	p.dev = st != NULL ? st->st_dev : 0;
 	memset(p.old, -1, sizeof(p.old));
 
+	/*
+	 * Without '=', -v, -n and --json nothing is read first, and the plan
+	 * is the same for every file: made once.
+	 */
+	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json) && ctl->tmpl_ready) {
+		memcpy(p.on, ctl->tmpl.on, sizeof(p.on));
+		memcpy(p.state, ctl->tmpl.state, sizeof(p.state));
+		memcpy(p.old, ctl->tmpl.old, sizeof(p.old));
+		first = ctl->tmpl_first;
+		fpending = ctl->tmpl_fpending;
+		goto planned;
+	}
+
 	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
 	if (ops->assign || ctl->verbose || ctl->dry_run || ctl->json) {
 		if (ctl->kops) {
@@ -855,6 +878,15 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 	}
 	first = (struct fattrs_kchange){ .xset = hard.xset, .xclear = hard.xclear | soft.xclear,
 					 .iset = hard.iset, .iclear = hard.iclear | soft.iclear };
+	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json)) {
+		memcpy(ctl->tmpl.on, p.on, sizeof(p.on));
+		memcpy(ctl->tmpl.state, p.state, sizeof(p.state));
+		memcpy(ctl->tmpl.old, p.old, sizeof(p.old));
+		ctl->tmpl_first = first;
+		ctl->tmpl_fpending = fpending;
+		ctl->tmpl_ready = true;
+	}
+planned:
 
 	if (ctl->dry_run) {
 		/* Nothing is written: each planned flag counts as done. */

@@ -253,6 +253,25 @@ void fattrs_kattr_force_no_proc(bool on)
 	proc_state = on ? 0 : -1;
 }
 
+/* "/proc/self/fd/N" into @buf (sizeof(struct target.proc)): per file, so no printf. */
+static void proc_fd_path(char *buf, int fd)
+{
+	static const char pre[] = "/proc/self/fd/";
+	char digits[3 * sizeof(int)];
+	size_t n = 0;
+	unsigned v = (unsigned)fd;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	memcpy(buf, pre, sizeof(pre) - 1);
+	buf += sizeof(pre) - 1;
+	while (n > 0)
+		*buf++ = digits[--n];
+	*buf = '\0';
+}
+
 /* Pin the file: one O_PATH descriptor (or the caller's own), opened once. */
 static int target_pin(struct target *t)
 {
@@ -276,7 +295,7 @@ static int target_pin(struct target *t)
 			return negerrno();
 		t->opath = true;
 	}
-	(void)snprintf(t->proc, sizeof(t->proc), "/proc/self/fd/%d", t->pfd);
+	proc_fd_path(t->proc, t->pfd);
 	return 0;
 }
 
@@ -566,14 +585,25 @@ int fattrs_kattr_get(int dirfd, const char *path, unsigned at_flags, mode_t mode
 /* The bits of each word that the table marks read-only. */
 static void readonly_masks(uint32_t *ret_x, uint32_t *ret_i)
 {
+	/* The table is constant: computed once (a race computes the same twice). */
+	static _Atomic uint32_t rx, ri;
+	static _Atomic bool done;
 	uint32_t x = 0, i = 0;
 
+	if (done) {
+		*ret_x = rx;
+		*ret_i = ri;
+		return;
+	}
 	for (size_t k = 0; k < N_KFLAGS; k++) {
 		if (kflags[k].readonly) {
 			x |= kflags[k].xflag;
 			i |= kflags[k].iflag;
 		}
 	}
+	rx = x;
+	ri = i;
+	done = true;
 	*ret_x = x;
 	*ret_i = i;
 }
