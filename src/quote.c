@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,10 +97,18 @@ static char *quote_into(char *p, const char *s, const char *lq, const char *rq)
 	return p;
 }
 
+/*
+ * Messages are worded as cli_warn(errno, "...", cli_quote(name)), and C
+ * leaves the order in which arguments are evaluated open: mbrtowc() sets
+ * errno to EILSEQ on a byte that is not UTF-8, so quoting must keep errno
+ * as it found it (as gnulib's quotearg does), or the message names the
+ * wrong cause.
+ */
 const char *cli_quote(const char *s)
 {
 	static char *slot[SLOTS];
 	static unsigned int next;
+	int saved_errno = errno;
 	bool utf8 = utf8_locale();
 	const char *lq = utf8 ? "\xe2\x80\x98" : "'";
 	const char *rq = utf8 ? "\xe2\x80\x99" : "'";
@@ -107,17 +116,22 @@ const char *cli_quote(const char *s)
 	size_t need = 4 * strlen(s) + 2 * strlen(rq) + 2 + 1;
 	char *buf = malloc(need);
 
-	if (buf == NULL)
+	if (buf == NULL) {
+		errno = saved_errno;
 		return s;
+	}
 	quote_into(buf, s, lq, rq);
 	free(slot[next]);
 	slot[next] = buf;
 	next = (next + 1) % SLOTS;
+	errno = saved_errno;
 	return buf;
 }
 
+/* Keeps errno, as cli_quote() does. */
 const char *cli_name(const char *s)
 {
+	int saved_errno = errno;
 	mbstate_t st;
 	size_t len = strlen(s);
 
@@ -127,9 +141,12 @@ const char *cli_name(const char *s)
 		size_t n = mbrtowc(&wc, s + i, len - i, &st);
 
 		if (n == (size_t)-1 || n == (size_t)-2 || n == 0 || !iswprint((wint_t)wc) ||
-		    wc == L'\\' || wc == L'\'' || wc == 0x2019)
+		    wc == L'\\' || wc == L'\'' || wc == 0x2019) {
+			errno = saved_errno;
 			return cli_quote(s);
+		}
 		i += n;
 	}
+	errno = saved_errno;
 	return s;
 }

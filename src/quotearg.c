@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,8 +349,10 @@ force_outer:
 	return false;
 }
 
+/* Keeps errno, as cli_quote() does (messages quote names next to errno). */
 char *cli_quotearg_alloc(const char *arg, size_t len, enum cli_quoting_style style)
 {
+	int saved_errno = errno;
 	struct qout o = { 0 };
 	bool elide = false;
 
@@ -363,6 +366,7 @@ char *cli_quotearg_alloc(const char *arg, size_t len, enum cli_quoting_style sty
 		elide = false;
 	}
 	put(&o, '\0');
+	errno = saved_errno;
 	if (o.oom) {
 		free(o.p);
 		return NULL;

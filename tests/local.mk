@@ -77,6 +77,7 @@ BATS_TESTS = \
 	tests/setfattrs/filesystems.bats \
 	tests/setfattrs/cost.bats \
 	tests/setfattrs/netfs.bats \
+	tests/setfattrs/inherit.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/xstat/gnu-compat.bats \
@@ -101,6 +102,7 @@ EXTRA_DIST += \
 	tests/helpers/fs.bash \
 	tests/helpers/fault.bash \
 	tests/helpers/setfattrs.bash \
+	tests/helpers/sysctl.bash \
 	tests/helpers/stat-compat.bash
 
 # ---- libFuzzer targets: tests/fuzz/NAME.c with its seeds in tests/fuzz/corpus/NAME/,
