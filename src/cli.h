@@ -296,7 +296,8 @@ enum cli_quoting_style {
  * @arg quoted in @style exactly as GNU's quotearg does it (ls, stat %N,
  * coreutils' quoteaf() is CLI_QS_SHELL_ESCAPE_ALWAYS and quote() is
  * CLI_QS_LOCALE).  cli_quotearg()'s result lives until the fourth call
- * after it; cli_quotearg_alloc()'s is malloc()ed (NULL: out of memory).
+ * after it (it is @arg itself when the style changes nothing);
+ * cli_quotearg_alloc()'s is malloc()ed (NULL: out of memory).
  */
 const char *cli_quotearg(const char *arg, enum cli_quoting_style style);
 char *cli_quotearg_alloc(const char *arg, size_t len, enum cli_quoting_style style);

@@ -374,11 +374,45 @@ char *cli_quotearg_alloc(const char *arg, size_t len, enum cli_quoting_style sty
 	return o.p;
 }
 
+/*
+ * A byte every style that elides its quotes leaves as it is, wherever it
+ * stands: ASCII letters and digits, and the punctuation quote_pass()
+ * stores without a quote or an escape ('@' is printable in any locale).
+ */
+static bool plain_byte(unsigned char c)
+{
+	static const char extra[] = "%+,-./:@]_";
+
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c != '\0' && memchr(extra, c, sizeof(extra) - 1) != NULL);
+}
+
+/*
+ * Does @arg come out of @style unchanged?  Literal never changes a byte;
+ * shell and shell-escape leave a name of plain bytes as it is (an empty
+ * one becomes '').  The common case, found without a copy.
+ */
+static bool unchanged(const char *arg, enum cli_quoting_style style)
+{
+	if (style == CLI_QS_LITERAL)
+		return true;
+	if ((style != CLI_QS_SHELL && style != CLI_QS_SHELL_ESCAPE) || *arg == '\0')
+		return false;
+	for (const unsigned char *p = (const unsigned char *)arg; *p != '\0'; p++)
+		if (!plain_byte(*p))
+			return false;
+	return true;
+}
+
 const char *cli_quotearg(const char *arg, enum cli_quoting_style style)
 {
 	static char *slot[4];
 	static unsigned int next;
-	char *q = cli_quotearg_alloc(arg, strlen(arg), style);
+	char *q;
+
+	if (unchanged(arg, style))
+		return arg;
+	q = cli_quotearg_alloc(arg, strlen(arg), style);
 
 	if (q == NULL)
 		return arg;
