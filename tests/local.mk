@@ -89,6 +89,7 @@ BATS_TESTS = \
 	tests/xstat/errors.bats \
 	tests/xstat/view.bats \
 	tests/xstat/matrix.bats \
+	tests/xstat/inherit.bats \
 	tests/helpers/fs.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \
@@ -99,6 +100,7 @@ EXTRA_DIST += \
 	$(BATS_TESTS) \
 	tests/README.md \
 	tests/helpers/common.bash \
+	tests/helpers/callers.bash \
 	tests/helpers/fs.bash \
 	tests/helpers/fault.bash \
 	tests/helpers/setfattrs.bash \

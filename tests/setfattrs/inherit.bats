@@ -13,6 +13,7 @@ bats_require_minimum_version 1.5.0
 load '../helpers/setfattrs'
 
 setfattrs_setup_more() {
+	load '../helpers/callers'
 	load '../helpers/sysctl'
 }
 
@@ -22,13 +23,8 @@ teardown() {
 
 # ---------------------------------------------------------------- output
 
-# to_full CMD...: CMD with stdout on /dev/full.
-to_full() {
-	"$@" >/dev/full
-}
-
 @test "stdout on /dev/full: -v, -n, --list and --help fail with 'write error', exit 1, as chmod -v; the change is made" {
-	[[ -c /dev/full && -w /dev/full ]] || skip "needs a writable /dev/full"
+	require_dev_full
 	touch f g
 	run -1 --separate-stderr to_full chmod -v +x g
 	assert_equal "$stderr" "chmod: write error: No space left on device"
@@ -45,18 +41,6 @@ to_full() {
 	assert_equal "$(getfattr --only-values -n user.fattr.offline f)" 1
 }
 
-# nowhere_to_read CMD...: CMD with stdout on a pipe nobody reads.
-nowhere_to_read() {
-	local p=$BATS_TEST_TMPDIR/fifo rc=0
-	rm -f "$p"
-	mkfifo "$p"
-	exec 4<>"$p" 5>"$p"
-	exec 4<&-
-	"$@" >&5 || rc=$?
-	exec 5>&-
-	return "$rc"
-}
-
 @test "SIGPIPE ignored: -v into a pipe nobody reads is 'write error: Broken pipe', exit 1, as chmod -v" {
 	touch f g
 	run -1 --separate-stderr nowhere_to_read env --ignore-signal=PIPE chmod -v +x g
@@ -68,34 +52,21 @@ nowhere_to_read() {
 	run -141 nowhere_to_read setfattrs -v -- -nodump f
 }
 
-# closed FDS CMD...: CMD with the descriptors named in FDS (digits 0-2)
-# closed; prints the exit status and stderr (when 2 is open) on one line.
-closed() {
-	local fds=$1 rc=0
-	shift
-	sh -c '
-		case $1 in *0*) exec 0<&-;; esac
-		case $1 in *1*) exec 1>&-;; esac
-		case $1 in *2*) exec 2>&-;; esac
-		shift
-		exec "$@"' sh "$fds" "$@" </dev/null >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" || rc=$?
-	printf 'rc=%s err=[%s]\n' "$rc" "$(cat "$BATS_TEST_TMPDIR/err")"
-}
-
 @test "closed 0, 1 and 2: a closed stdout that -v must write is a write error (exit 1, as chmod -v); else exit 0, and the change is made" {
 	touch f g
 	local fds
 	for fds in 0 1 2 01 02 12 012; do
-		run -0 closed "$fds" chmod -v +x g
-		local want=$output
-		run -0 closed "$fds" setfattrs -v +offline f
-		assert_equal "[$fds] ${output//setfattrs/PROG}" "[$fds] ${want//chmod/PROG}"
+		# What -v says differs from chmod: compare the status and messages.
+		run -0 closed_report "$fds" chmod -v +x g
+		local want=${output%% out=\[*}
+		run -0 closed_report "$fds" setfattrs -v +offline f
+		assert_equal "[$fds] ${output%% out=\[*}" "[$fds] $want"
 		assert_equal "[$fds] $(getfattr --only-values -n user.fattr.offline f)" "[$fds] 1"
 		chmod -x g
 		setfattrs -- -offline f
 	done
 	# Nothing to say: a closed stdout is no failure.
-	run -0 closed 012 setfattrs +nodump f
+	run -0 closed_report 012 setfattrs +nodump f
 	[[ $(lsattr -d f) == ------d* ]] || fail "nodump not set: $(lsattr -d f)"
 }
 
