@@ -8,23 +8,10 @@
 
 setup() {
 	load '../helpers/common'
+	load '../helpers/callers'
 	T=$BATS_TEST_TMPDIR
 	mkdir -p "$T/d" "$T/bin"
 	TRY="Try 'tmpcreate --help' for more information."
-}
-
-require_dev_full() {
-	[[ -c /dev/full && -w /dev/full ]] || skip "needs a writable /dev/full"
-}
-
-# to_full CMD...: CMD with stdout on /dev/full.
-to_full() {
-	"$@" >/dev/full
-}
-
-# stdout_closed CMD...: CMD with stdout closed.
-stdout_closed() {
-	"$@" >&-
 }
 
 assert_dir_empty() {

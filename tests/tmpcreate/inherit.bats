@@ -15,6 +15,7 @@
 
 setup() {
 	load '../helpers/common'
+	load '../helpers/callers'
 	T=$BATS_TEST_TMPDIR
 	mkdir -p "$T/w"
 	: >"$T/in"
@@ -32,12 +33,7 @@ closed() {
 	shift 2
 	rm -rf "$dir"
 	mkdir "$dir"
-	sh -c '
-		case $1 in *0*) exec 0<&-;; esac
-		case $1 in *1*) exec 1>&-;; esac
-		case $1 in *2*) exec 2>&-;; esac
-		shift
-		exec "$@"' sh "$fds" "$@" <"$T/in" >"$T/out" 2>"$T/err" || rc=$?
+	with_closed "$fds" "$@" <"$T/in" >"$T/out" 2>"$T/err" || rc=$?
 	printf 'closed=%s rc=%s out=[%s] err=[%s] left=%s\n' "$fds" "$rc" \
 		"$(sed "s|$dir/[^/]*\$|NAME|" "$T/out")" "$(sed 's/^[^ :]*: //' "$T/err")" \
 		"$(find "$dir" -mindepth 1 -maxdepth 1 | wc -l)"
@@ -234,19 +230,6 @@ forwarded() {
 			assert_equal "$(cat out) $(ls -A)" "old out"
 		done
 	done
-}
-
-# nowhere_to_read: run CMD with stdout on a pipe nobody reads.
-nowhere_to_read() {
-	local p=$T/fifo
-	rm -f "$p"
-	mkfifo "$p"
-	exec 4<>"$p" 5>"$p"
-	exec 4<&-
-	"$@" >&5
-	local rc=$?
-	exec 5>&-
-	return "$rc"
 }
 
 @test "SIGPIPE ignored: writing the name into a closed pipe is 'write error: Broken pipe', exit 1, nothing left, as GNU mktemp" {
