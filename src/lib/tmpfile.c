@@ -849,6 +849,15 @@ static void unlink_if(int dirfd, const char *path, const struct stat *st)
  * renameat(2) that leaves nothing behind: between two links of one inode
  * (FILE~ a hard link of FILE, or two writers' backups of one FILE) it
  * succeeds and does nothing, and @from would stay forever.
+ * Where links share an inode number, @from still being @to's file says
+ * so.  sshfs (without -o use_ino) numbers inodes per name, so two links
+ * never look alike there; and the kernel, which believes the rename, has
+ * moved @from's inode to @to: a @from that is still there is looked up
+ * afresh.  Then the lock tells: @from is one of this process's hidden
+ * names (locked by a writer of this machine while it lives, see
+ * reclaim()), so a @from that nobody holds locked is the rename's
+ * leftover -- or a dead writer's, which anyone may reclaim -- and a
+ * locked one a live writer's new file, left alone.
  */
 static int rename_over(int dirfd, const char *from, const char *to)
 {
@@ -856,9 +865,12 @@ static int rename_over(int dirfd, const char *from, const char *to)
 
 	if (renameat(dirfd, from, dirfd, to) < 0)
 		return negerrno();
-	if (fstatat(dirfd, from, &a, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    fstatat(dirfd, to, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&a, &b))
+	if (fstatat(dirfd, from, &a, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	if (fstatat(dirfd, to, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&a, &b))
 		(void)unlinkat(dirfd, from, 0);
+	else
+		(void)reclaim(dirfd, from);
 	return 0;
 }
 
@@ -924,6 +936,8 @@ static int replace_allowed(int dirfd, const char *path)
  */
 struct backup {
 	bool made;
+	bool made_shares_ino;	/* @made: the new link has @path's inode number */
+	int made_fd;	/* @made: O_PATH descriptor opened through @backup, or -1 */
 	char *hidden;
 	int fd;
 	int slot;	/* registry slot of @hidden (signal clean-up) */
@@ -968,6 +982,33 @@ static int link_locked(int dirfd, const char *path, void *data)
 	return r;
 }
 
+/*
+ * @backup was just made, a new link of @path: remember it, so that a
+ * replace that fails removes it again, and nothing else.
+ * By inode number alone that cannot be told everywhere: FUSE filesystems
+ * that number inodes per name (sshfs without -o use_ino; libfuse's
+ * high-level API) give each link a number of its own, and nlink 1, so
+ * @backup never looks like a link of @path there, and size or times would
+ * be guesses.  What does stay true on every filesystem is the kernel's
+ * inode behind the name this process made: an O_PATH descriptor opened
+ * through @backup right after the link pins it (and, being O_PATH, sends
+ * FUSE no open: libfuse does not hide the name when it is unlinked), and
+ * @backup still resolves to it unless something was renamed or linked
+ * over it on this machine since.  Where the new link does share @path's
+ * number (every local filesystem), FILE~ is in addition removed only
+ * while it still is FILE, as before.
+ */
+static void backup_made(int dirfd, const char *path, const char *backup, struct backup *b)
+{
+	struct stat mine, st;
+
+	b->made = true;
+	b->made_fd = openat(dirfd, backup, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	b->made_shares_ino = b->made_fd < 0 ||
+		(fstat(b->made_fd, &mine) == 0 && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		 same_inode(&mine, &st));
+}
+
 static int backup_prepare(int dirfd, const char *path, const char *backup, struct backup *b)
 {
 	struct backup_link_args a = { .src = path, .fd = -1, .slot = -1 };
@@ -976,9 +1017,9 @@ static int backup_prepare(int dirfd, const char *path, const char *backup, struc
 	char *hidden;
 	int r;
 
-	*b = (struct backup) { .fd = -1, .slot = -1 };
+	*b = (struct backup) { .fd = -1, .slot = -1, .made_fd = -1 };
 	if (linkat(dirfd, path, dirfd, backup, 0) == 0) {
-		b->made = true;
+		backup_made(dirfd, path, backup, b);
 		return 0;
 	}
 	if (errno == ENOENT) {
@@ -1019,6 +1060,9 @@ static void backup_free(struct backup *b)
 	if (b->fd >= 0)
 		(void)close(b->fd);
 	b->fd = -1;
+	if (b->made_fd >= 0)
+		(void)close(b->made_fd);
+	b->made_fd = -1;
 	free(b->hidden);
 	b->hidden = NULL;
 }
@@ -1026,9 +1070,16 @@ static void backup_free(struct backup *b)
 /* The replace failed (or never happened): @path and @backup as they were. */
 static void backup_abort(int dirfd, const char *path, const char *backup, struct backup *b)
 {
-	struct stat st;
+	struct stat st, mine;
 
-	if (b->made && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	/* The link made is removed only while @backup still is it (backup_made()). */
+	if (b->made && b->made_fd >= 0 &&
+	    (fstat(b->made_fd, &mine) < 0 || fstatat(dirfd, backup, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	     !same_inode(&mine, &st)))
+		b->made = false;
+	if (b->made && !b->made_shares_ino)
+		(void)unlinkat(dirfd, backup, 0);
+	else if (b->made && fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		unlink_if(dirfd, backup, &st);
 	if (b->hidden != NULL)
 		(void)unlinkat(dirfd, b->hidden, 0);
@@ -1102,7 +1153,7 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 			 unsigned int flags)
 {
 	int dirfd = tf->dirfd;
-	struct backup b = { .fd = -1, .slot = -1 };
+	struct backup b = { .fd = -1, .slot = -1, .made_fd = -1 };
 	bool replaced = false;
 	int r;
 
@@ -1155,7 +1206,7 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 	struct link_args a = { .fd = tf->fd, .scratch = true, .slot = -1 };
 	struct fattrs_tmpl tmpl;
 	char *hidden, *tmp = NULL;
-	struct backup b = { .fd = -1, .slot = -1 };
+	struct backup b = { .fd = -1, .slot = -1, .made_fd = -1 };
 	bool replaced = false;
 	int r;
 

@@ -23,6 +23,7 @@ setup_file() {
 setup() {
 	load '../helpers/common'
 	load '../helpers/fs'
+	load '../helpers/fault'
 }
 
 # ------------------------------------------------------------ --probe
@@ -235,6 +236,96 @@ modes_on() {
 		tmpcreate -n -o "$D/G" <<<new'
 	assert_equal "$stderr" "tmpcreate: cannot write '$BATS_TEST_TMPDIR/mnt/test-$BATS_TEST_NUMBER/G': this filesystem has neither RENAME_NOREPLACE nor hard links, so --no-clobber cannot be kept without a race"
 	assert_equal "$(fs_ls)" ''
+}
+
+# ------------------------------------------------------------ --backup where links have inode numbers of their own
+
+# sshfs (without -o use_ino) gives every name an inode number of its own,
+# and nlink 1: two links of one file cannot be told apart by stat(2).
+# --backup must still remove what it made, and only that.
+
+# bats test_tags=mount
+@test "sshfs: on a server without posix-rename, a failed --backup replace leaves FILE and the older FILE~ as they were, nothing else" {
+	fs_require sshfs
+	FS_SFTP_ARGS='-P posix-rename' run -0 --separate-stderr fs_run sshfs '
+		cd "$D"
+		echo old >F
+		tmpcreate -b -o F <<<new; echo "no FILE~ before: $? $(cat "$SD/F") | $(ls -A "$SD" | tr "\n" " ")"
+		rm -f F~ && echo older >F~
+		tmpcreate -b -o F <<<new; echo "an older FILE~: $? $(cat "$SD/F") $(cat "$SD/F~") | $(ls -A "$SD" | tr "\n" " ")"'
+	assert_equal "$stderr" "$(printf "tmpcreate: cannot write 'F': Operation not permitted\n%.0s" 1 2)"
+	assert_output "$(printf '%s\n' 'no FILE~ before: 1 old | F ' 'an older FILE~: 1 old older | F F~ ')"
+}
+
+# TYPE: FILE~ is a hard link of FILE (ln): renaming the old FILE's hidden
+# link over FILE~ is then a rename between two links of one file, which
+# succeeds and does nothing; the hidden name must not stay behind.
+backup_over_own_link_on() {
+	local type=$1
+	fs_require "$type"
+	run -0 --separate-stderr fs_run "$type" '
+		cd "$D"
+		echo old >F
+		ln F F~
+		tmpcreate -b -o F <<<new; echo "exit $?"
+		echo "$(cat "$SD/F") $(cat "$SD/F~") | $(ls -A "$SD" | tr "\n" " ")"
+		ln F F~2
+		tmpcreate --backup=~2 -o F <<<newer; echo "exit $?"
+		echo "$(cat "$SD/F") $(cat "$SD/F~2") | $(ls -A "$SD" | tr "\n" " ")"'
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'exit 0' 'new old | F F~ ' 'exit 0' 'newer new | F F~ F~2 ')"
+}
+
+# bats test_tags=mount
+@test "sshfs: --backup where FILE~ is a hard link of FILE leaves nothing else on the server" {
+	backup_over_own_link_on sshfs
+}
+
+# bats test_tags=mount
+@test "sshfs-nocache: --backup where FILE~ is a hard link of FILE leaves nothing else on the server" {
+	backup_over_own_link_on sshfs-nocache
+}
+
+# bats test_tags=mount
+@test "bindfs: --backup where FILE~ is a hard link of FILE leaves nothing else in the directory served" {
+	backup_over_own_link_on bindfs
+}
+
+# TYPE: writer 1 makes FILE~ (a new link of FILE), then its replace fails
+# (EIO injected on its renames, 2 s late); meanwhile writer 2 backs up the
+# same FILE over that FILE~ and replaces FILE.  FILE~ is then writer 2's
+# backup: writer 1 must not remove it, and writer 2 leaves no hidden link.
+backup_race_on() {
+	local type=$1
+	fault_require
+	fs_require "$type"
+	run -0 --separate-stderr fs_run "$type" '
+		cd "$D"
+		echo A >F
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
+			-e inject=rename,renameat,renameat2:error=EIO:delay_enter=2000000 \
+			tmpcreate -b -o F <<<N1 2>"$BATS_TEST_TMPDIR/w1.err" &
+		w1=$!
+		for ((i = 0; i < 150; i++)); do
+			[[ -e $SD/F~ ]] && break
+			sleep 0.02
+		done
+		[[ -e $SD/F~ ]] || echo "writer 1 never made F~"
+		tmpcreate -b -o F <<<N2; echo "writer 2: $?"
+		wait $w1; echo "writer 1: $? $(cat "$BATS_TEST_TMPDIR/w1.err")"
+		echo "$(cat "$SD/F") $(cat "$SD/F~") | $(ls -A "$SD" | tr "\n" " ")"'
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'writer 2: 0' "writer 1: 1 tmpcreate: cannot write 'F': Input/output error" 'N2 A | F F~ ')"
+}
+
+# bats test_tags=mount
+@test "sshfs: a --backup writer whose replace fails keeps the FILE~ another writer made meanwhile" {
+	backup_race_on sshfs
+}
+
+# bats test_tags=mount
+@test "bindfs: a --backup writer whose replace fails keeps the FILE~ another writer made meanwhile" {
+	backup_race_on bindfs
 }
 
 # bats test_tags=mount
