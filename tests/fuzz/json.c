@@ -161,14 +161,17 @@ bad:
 	return NULL;
 }
 
-/* A JSON number that is an integer; false if not valid JSON or not in range. */
-static bool read_int(struct reader *r, long long *ret)
+/*
+ * The digits of a JSON integer (with a leading '-' if @sign allows it), no
+ * leading zeros, copied into @buf (32 bytes) for strto*(); false if there
+ * is none or it is too long for any 64-bit value.
+ */
+static bool scan_int(struct reader *r, bool sign, char buf[32])
 {
 	const char *s = r->p;
-	char buf[32];
 	size_t n;
 
-	if (r->p < r->end && *r->p == '-')
+	if (sign && r->p < r->end && *r->p == '-')
 		r->p++;
 	if (r->p >= r->end || *r->p < '0' || *r->p > '9')
 		return false;
@@ -177,10 +180,20 @@ static bool read_int(struct reader *r, long long *ret)
 	while (r->p < r->end && *r->p >= '0' && *r->p <= '9')
 		r->p++;
 	n = (size_t)(r->p - s);
-	if (n >= sizeof(buf))
+	if (n >= 32)
 		return false;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
+	return true;
+}
+
+/* A JSON number that is an integer; false if not valid JSON or not in range. */
+static bool read_int(struct reader *r, long long *ret)
+{
+	char buf[32];
+
+	if (!scan_int(r, true, buf))
+		return false;
 	errno = 0;
 	*ret = strtoll(buf, NULL, 10);
 	return errno == 0;
@@ -189,21 +202,10 @@ static bool read_int(struct reader *r, long long *ret)
 /* A JSON number that is a non-negative integer up to 2^64-1. */
 static bool read_uint(struct reader *r, unsigned long long *ret)
 {
-	const char *s = r->p;
 	char buf[32];
-	size_t n;
 
-	if (r->p >= r->end || *r->p < '0' || *r->p > '9')
+	if (!scan_int(r, false, buf))
 		return false;
-	if (*r->p == '0' && r->p + 1 < r->end && r->p[1] >= '0' && r->p[1] <= '9')
-		return false;
-	while (r->p < r->end && *r->p >= '0' && *r->p <= '9')
-		r->p++;
-	n = (size_t)(r->p - s);
-	if (n >= sizeof(buf))
-		return false;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
 	errno = 0;
 	*ret = strtoull(buf, NULL, 10);
 	return errno == 0;
