@@ -48,6 +48,15 @@ kill_at_rename() {
 
 # ------------------------------------------------------------ --backup over an older FILE~
 
+# backup_renames_fail PATH METHOD: echo N | tmpcreate --method=METHOD -b -o
+# $W/f, traced into $BATS_TEST_TMPDIR/trace, every rename that names PATH
+# failing with EIO.
+backup_renames_fail() {
+	echo N | ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+		-P "$1" -e inject=rename,renameat,renameat2:error=EIO \
+		tmpcreate --method="$2" -b -o "$W/f"
+}
+
 @test "--backup: a replace that fails after FILE~ exists leaves FILE and the older FILE~ as they were" {
 	# The replace (the rename over FILE) fails: every rename that names
 	# FILE gets EIO (strace -P).  The older FILE~ must still be there:
@@ -57,9 +66,7 @@ kill_at_rename() {
 	for m in auto named; do
 		echo A >f
 		echo B >'f~'
-		run -1 --separate-stderr bash -c 'echo N | ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq \
-			-o "$1" -P "$2" -e inject=rename,renameat,renameat2:error=EIO \
-			tmpcreate --method="$3" -b -o "$2"' _ "$BATS_TEST_TMPDIR/trace" "$W/f" "$m"
+		run -1 --separate-stderr backup_renames_fail "$W/f" "$m"
 		assert_equal "$stderr" "tmpcreate: cannot write '$W/f': Input/output error"
 		assert_trace "$BATS_TEST_TMPDIR/trace" 'rename.*"'"$(re_escape "$W/f")"'"\) = -1 EIO .*INJECTED'
 		assert_equal "$m: $(cat f) $(cat 'f~') | $(names)" "$m: A B | f f~"
@@ -75,9 +82,7 @@ kill_at_rename() {
 	for m in auto named; do
 		echo A >f
 		echo B >'f~'
-		run -1 --separate-stderr bash -c 'echo N | ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq \
-			-o "$1" -P "$2~" -e inject=rename,renameat,renameat2:error=EIO \
-			tmpcreate --method="$3" -b -o "$2"' _ "$BATS_TEST_TMPDIR/trace" "$W/f" "$m"
+		run -1 --separate-stderr backup_renames_fail "$W/f~" "$m"
 		assert_equal "$stderr" "tmpcreate: cannot back up '$W/f' as '$W/f~': Input/output error"
 		assert_equal "$m: $(cat f) $(cat 'f~') | $(names)" "$m: A B | f f~"
 	done
