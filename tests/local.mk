@@ -101,6 +101,7 @@ EXTRA_DIST += \
 	tests/README.md \
 	tests/helpers/common.bash \
 	tests/helpers/callers.bash \
+	tests/helpers/completion.bash \
 	tests/helpers/fs.bash \
 	tests/helpers/fault.bash \
 	tests/helpers/setfattrs.bash \

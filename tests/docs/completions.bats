@@ -9,11 +9,9 @@
 
 bats_require_minimum_version 1.5.0
 
-BASH_COMPLETION=/usr/share/bash-completion/bash_completion
-
 setup() {
 	load '../helpers/common'
-	COMPDIR="$FATTRS_SRCDIR/completions"
+	load '../helpers/completion'
 	# Keep every shell away from the real home and its caches.
 	export HOME="$BATS_TEST_TMPDIR/home" XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/home/.config" \
 		XDG_DATA_HOME="$BATS_TEST_TMPDIR/home/.local/share" \
@@ -22,36 +20,6 @@ setup() {
 	mkdir -p "$HOME" "$BATS_TEST_TMPDIR/cwd/dir1" "$BATS_TEST_TMPDIR/cwd/dir2"
 	touch "$BATS_TEST_TMPDIR/cwd/file1"
 	cd "$BATS_TEST_TMPDIR/cwd" || return
-}
-
-require_bash_completion() {
-	[[ -r $BASH_COMPLETION ]] || skip "needs bash-completion ($BASH_COMPLETION)"
-}
-
-# bash_complete 'line up to the cursor': COMPREPLY on stdout, one per line,
-# sorted; compopt calls on stderr.  The line is split the way readline splits
-# it ("=" and ":" are words of their own).
-bash_complete() {
-	bash -c '
-		source "$1"
-		source "$2"
-		line=$3
-		COMP_LINE=$line COMP_POINT=${#line}
-		read -ra COMP_WORDS <<<"$(sed -E "s/([=:])/ \\1 /g" <<<"$line")"
-		[[ $line == *[[:space:]=:] ]] && COMP_WORDS+=("")
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		compopt() { printf "compopt %s\n" "$*" >&2; }
-		fn=$(complete -p "${COMP_WORDS[0]}" | sed -n "s/.*-F \([^ ]*\) .*/\1/p")
-		[[ -n $fn ]] || exit 1
-		COMPREPLY=()
-		"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}" | sort
-	' _ "$BASH_COMPLETION" "$COMPDIR/bash/${COMP_TOOL:-tmpcreate}" "$1"
-}
-
-# fish_complete 'line': what fish offers, "candidate<TAB>description" per line.
-fish_complete() {
-	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/${COMP_TOOL:-tmpcreate}.fish" "$1"
 }
 
 # ------------------------------------------------------------------ bash

@@ -10,7 +10,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load '../helpers/common'
-	COMPDIR="$FATTRS_SRCDIR/completions"
+	load '../helpers/completion'
 	# The tool the helpers below look at; each test sets it.
 	TOOL=tmpcreate
 }
@@ -257,28 +257,14 @@ help_directives() {
 }
 
 @test "bash: 'xstat -c %H' offers %Hd and %Hr, 'xstat -f -c %' the file-system directives" {
-	[[ -r /usr/share/bash-completion/bash_completion ]] || skip "needs bash-completion"
-	run -0 bash -c '
-		source /usr/share/bash-completion/bash_completion
-		source "$1"
-		complete_line() {
-			local line=$1
-			COMP_LINE=$line COMP_POINT=${#line}
-			read -ra COMP_WORDS <<<"$line"
-			[[ $line == *" " ]] && COMP_WORDS+=("")
-			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-			compopt() { :; }
-			COMPREPLY=()
-			_xstat xstat "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-			printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
-			echo
-		}
-		complete_line "xstat -c %H"
-		complete_line "xstat -f -c %S"
-		complete_line "xstat --cached=n"
-	' _ "$COMPDIR/bash/xstat"
-	assert_line --index 0 '%Hd %Hr '
-	assert_line --index 1 '%S '
+	require_bash_completion
+	COMP_TOOL=xstat
+	run -0 --separate-stderr bash_complete 'xstat -c %H'
+	assert_output $'%Hd\n%Hr'
+	run -0 --separate-stderr bash_complete 'xstat -f -c %S'
+	assert_output '%S'
+	run -0 --separate-stderr bash_complete 'xstat --cached=n'
+	assert_output 'never'
 }
 
 @test "every man page is clean under mandoc -Tlint -Wwarning" {

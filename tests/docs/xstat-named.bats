@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	load '../helpers/common'
-	COMPDIR="$FATTRS_SRCDIR/completions"
+	load '../helpers/completion'
 	cd "$BATS_TEST_TMPDIR" || return
 }
 
@@ -58,33 +58,20 @@ help_named() {
 }
 
 @test "bash: 'xstat -c %{mnt' offers the mount id directives, and not with -f" {
-	[[ -r /usr/share/bash-completion/bash_completion ]] || skip "needs bash-completion"
-	run -0 bash -c '
-		source /usr/share/bash-completion/bash_completion
-		source "$1"
-		complete_line() {
-			local line=$1
-			COMP_LINE=$line COMP_POINT=${#line}
-			read -ra COMP_WORDS <<<"$line"
-			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-			compopt() { :; }
-			COMPREPLY=()
-			_xstat xstat "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-			printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
-			echo
-		}
-		complete_line "xstat -c %{mnt"
-		complete_line "xstat -f -c %{mnt"
-		complete_line "xstat --js"
-	' _ "$COMPDIR/bash/xstat"
-	assert_line --index 0 '%{mnt_id_unique} %{mnt_id} '	# sorted in the C locale
-	assert_line --index 1 ' '
-	assert_line --index 2 '--json '
+	require_bash_completion
+	COMP_TOOL=xstat
+	run -0 --separate-stderr bash_complete 'xstat -c %{mnt'
+	assert_output $'%{mnt_id_unique}\n%{mnt_id}'	# sorted in the C locale
+	run -0 --separate-stderr bash_complete 'xstat -f -c %{mnt'
+	assert_output ''
+	run -0 --separate-stderr bash_complete 'xstat --js'
+	assert_output '--json'
 }
 
 @test "fish: 'xstat -c %{imm' offers %{immutable}" {
-	command -v fish >/dev/null || skip "needs fish"
-	run -0 fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/xstat.fish" 'xstat -c %{imm'
+	require_cmd fish
+	COMP_TOOL=xstat
+	run -0 fish_complete 'xstat -c %{imm'
 	assert_equal "$(cut -f1 <<<"$output")" '%{immutable}'
 }
 
