@@ -93,6 +93,9 @@ struct fmt_ctx {
 	struct fcaps_entry *fcaps;
 	size_t n_fcaps, cap_fcaps;
 	struct lazy lazy;
+	struct fattrs_mount mnt;	/* the last mount found: the next file is likely on it */
+	bool mnt_valid;
+	struct cli_buf out;	/* fmt_render() and fmt_json(): one file's output */
 };
 
 struct fmt_ctx *fmt_ctx_new(void)
@@ -123,6 +126,7 @@ struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
 	free(c->lazy.other);
 	fattrs_mounts_free(c->mounts);
 	free(c->fcaps);
+	cli_buf_free(&c->out);
 	free(c);
 	return NULL;
 }
@@ -235,31 +239,92 @@ static void mode_string(unsigned int m, char out[11])
 	out[10] = '\0';
 }
 
+/* @v in @n decimal digits, zero-padded, at @p; returns the end. */
+static char *put_digits(char *p, unsigned long v, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + n;
+}
+
+/*
+ * The calendar part of a second ("2024-01-31 12:34:56") and its zone
+ * ("+0100"), for the last few seconds asked about: localtime_r() and
+ * strftime() once per second value.  glibc reads TZ once per process for
+ * localtime_r(), so the second alone is the key.
+ */
+struct tm_cache {
+	time_t sec;
+	bool valid, ok;	/* ok: localtime_r() succeeded */
+	uint8_t len;
+	char text[40];	/* "2024-01-31 12:34:56" */
+	char zone[16];	/* " +0100" */
+};
+
+static const struct tm_cache *tm_of(time_t sec)
+{
+	static struct tm_cache cache[4];
+	static unsigned int next;
+	struct tm_cache *e;
+	struct tm tm;
+
+	for (size_t i = 0; i < sizeof(cache) / sizeof(cache[0]); i++)
+		if (cache[i].valid && cache[i].sec == sec)
+			return &cache[i];
+	e = &cache[next];
+	next = (next + 1) % (sizeof(cache) / sizeof(cache[0]));
+	*e = (struct tm_cache){ .sec = sec, .valid = true };
+	if (localtime_r(&sec, &tm) != NULL) {
+		long long year = (long long)tm.tm_year + 1900;
+		char *p = e->text;
+
+		e->ok = true;
+		if (year < 0)
+			p += snprintf(p, 24, "-%03lld", -year);
+		else if (year > 9999)
+			p += snprintf(p, 24, "%04lld", year);
+		else
+			p = put_digits(p, (unsigned long)year, 4);
+		*p++ = '-';
+		p = put_digits(p, (unsigned long)tm.tm_mon + 1, 2);
+		*p++ = '-';
+		p = put_digits(p, (unsigned long)tm.tm_mday, 2);
+		*p++ = ' ';
+		p = put_digits(p, (unsigned long)tm.tm_hour, 2);
+		*p++ = ':';
+		p = put_digits(p, (unsigned long)tm.tm_min, 2);
+		*p++ = ':';
+		p = put_digits(p, (unsigned long)tm.tm_sec, 2);
+		e->len = (uint8_t)(p - e->text);
+		e->zone[0] = ' ';
+		if (strftime(e->zone + 1, sizeof(e->zone) - 1, "%z", &tm) == 0)
+			e->zone[1] = '\0';
+	}
+	return e;
+}
+
 /* "2024-01-31 12:34:56.123456789 +0100", or seconds.nanoseconds when the
  * time has no calendar date. */
 static const char *human_time(struct timespec t)
 {
 	static char buf[96];
-	struct tm tm;
-	time_t sec = t.tv_sec;
+	const struct tm_cache *e = tm_of(t.tv_sec);
+	char *p = buf;
 
-	if (localtime_r(&sec, &tm) != NULL) {
-		char zone[16];
-		long long year = (long long)tm.tm_year + 1900;
-		char ys[32];
-
-		if (year < 0)
-			snprintf(ys, sizeof(ys), "-%03lld", -year);
+	if (!e->ok || t.tv_nsec < 0 || t.tv_nsec > 999999999) {
+		if (e->ok)
+			snprintf(buf, sizeof(buf), "%.*s.%09ld%s", (int)e->len, e->text, (long)t.tv_nsec, e->zone);
 		else
-			snprintf(ys, sizeof(ys), "%04lld", year);
-		if (strftime(zone, sizeof(zone), "%z", &tm) == 0)
-			zone[0] = '\0';
-		snprintf(buf, sizeof(buf), "%s-%02d-%02d %02d:%02d:%02d.%09ld %s", ys,
-			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-			 (long)t.tv_nsec, zone);
-	} else {
-		snprintf(buf, sizeof(buf), "%jd.%09ld", (intmax_t)t.tv_sec, (long)t.tv_nsec);
+			snprintf(buf, sizeof(buf), "%jd.%09ld", (intmax_t)t.tv_sec, (long)t.tv_nsec);
+		return buf;
 	}
+	memcpy(p, e->text, e->len);
+	p += e->len;
+	*p++ = '.';
+	p = put_digits(p, (unsigned long)t.tv_nsec, 9);
+	strcpy(p, e->zone);
 	return buf;
 }
 
@@ -762,25 +827,46 @@ enum mount_part { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
 
 static const uint8_t mount_parts[] = { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
 
-GET(get_f_mount)
+/*
+ * The file's mount, from the table by its mount id (once per file):
+ * 0, -ENOENT when the table has no such mount, or another -errno (the
+ * table could not be read: said once per run).
+ */
+static int mount_of(struct fmt_file *f, struct lazy *l)
 {
-	struct lazy *l = lazy_of(f);
 	struct fmt_ctx *c = f->ctx;
-	const char *s = NULL;
 
-	if (!has(f, STATX_MNT_ID))
-		return V_NA;
+	if (l->merr == 1 && c->mnt_valid && c->mnt.id == f->stx->stx_mnt_id) {
+		/* the strings live as long as the table: the same mount as the last file's */
+		l->mnt = c->mnt;
+		l->merr = 0;
+	}
 	if (l->merr == 1) {
 		if (c->mounts == NULL && (c->mounts = fattrs_mounts_new()) == NULL)
 			l->merr = -ENOMEM;
 		else
 			l->merr = fattrs_mounts_find(c->mounts, f->stx->stx_mnt_id, &l->mnt);
+		if (l->merr == 0) {
+			c->mnt = l->mnt;
+			c->mnt_valid = true;
+		}
 		if (l->merr < 0 && l->merr != -ENOENT && !c->mounts_warned) {
 			/* The table, not the file: once per run. */
 			cli_warn(-l->merr, _("cannot read the mount table"));
 			c->mounts_warned = true;
 		}
 	}
+	return l->merr;
+}
+
+GET(get_f_mount)
+{
+	struct lazy *l = lazy_of(f);
+	const char *s = NULL;
+
+	if (!has(f, STATX_MNT_ID))
+		return V_NA;
+	mount_of(f, l);
 	if (l->merr == -ENOENT)
 		return V_NA;	/* a mount of another namespace, or gone */
 	if (l->merr < 0)
@@ -799,6 +885,18 @@ GET(get_f_mount)
 }
 
 /* ---- attribute flags ---- */
+
+/*
+ * The words of the flags' states: the getters hand out these very
+ * pointers, so that fmt_field_state() knows a state without comparing
+ * strings.
+ */
+static const char *const state_words[] = {
+	[FMT_ST_SET] = FMT_STATE_SET,
+	[FMT_ST_CLEAR] = FMT_STATE_CLEAR,
+	[FMT_ST_UNSUPPORTED] = FMT_STATE_UNSUPPORTED,
+	[FMT_ST_INVALID] = FMT_STATE_INVALID,
+};
 
 /* The flag words an FS_XFLAG_* bit of file_getattr(2) mirrors (the kernel translates them). */
 #define XFLAGS_SHARED (FS_XFLAG_SYNC | FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | \
@@ -855,14 +953,14 @@ GET(get_f_kflag)
 
 	if (how == K_STATX) {
 		if (!(f->stx->stx_attributes_mask & k->statx_attr))
-			v->s = FMT_STATE_UNSUPPORTED;
+			v->s = state_words[FMT_ST_UNSUPPORTED];
 		else
-			v->s = (f->stx->stx_attributes & k->statx_attr) ? FMT_STATE_SET : FMT_STATE_CLEAR;
+			v->s = (f->stx->stx_attributes & k->statx_attr) ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
 		return V_OK;
 	}
 	r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
 	if (r == -EOPNOTSUPP) {
-		v->s = FMT_STATE_UNSUPPORTED;
+		v->s = state_words[FMT_ST_UNSUPPORTED];
 		return V_OK;
 	}
 	if (r < 0) {
@@ -870,7 +968,7 @@ GET(get_f_kflag)
 		return V_ERR;
 	}
 	r = fattrs_kattr_test(a, k);
-	v->s = r < 0 ? FMT_STATE_UNSUPPORTED : r ? FMT_STATE_SET : FMT_STATE_CLEAR;
+	v->s = r < 0 ? state_words[FMT_ST_UNSUPPORTED] : r ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
 	return V_OK;
 }
 
@@ -893,9 +991,9 @@ GET(get_f_sattr)
 	uint64_t bit = *(const uint64_t *)d->arg;
 
 	if (!(f->stx->stx_attributes_mask & bit))
-		v->s = FMT_STATE_UNSUPPORTED;
+		v->s = state_words[FMT_ST_UNSUPPORTED];
 	else
-		v->s = (f->stx->stx_attributes & bit) ? FMT_STATE_SET : FMT_STATE_CLEAR;
+		v->s = (f->stx->stx_attributes & bit) ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
 	return V_OK;
 }
 
@@ -967,11 +1065,11 @@ static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 	return l->ferr;
 }
 
-static const char *const fstate_words[] = {
-	[FATTRS_FCLEAR] = FMT_STATE_CLEAR,
-	[FATTRS_FSET] = FMT_STATE_SET,
-	[FATTRS_FINVALID] = FMT_STATE_INVALID,
-	[FATTRS_FUNSUPPORTED] = FMT_STATE_UNSUPPORTED,
+static const enum fmt_state fstates[] = {
+	[FATTRS_FCLEAR] = FMT_ST_CLEAR,
+	[FATTRS_FSET] = FMT_ST_SET,
+	[FATTRS_FINVALID] = FMT_ST_INVALID,
+	[FATTRS_FUNSUPPORTED] = FMT_ST_UNSUPPORTED,
 };
 
 GET(get_f_fflag)
@@ -983,7 +1081,7 @@ GET(get_f_fflag)
 		v->s = "?";
 		return V_ERR;
 	}
-	v->s = fstate_words[ff->state[flag]];
+	v->s = state_words[fstates[ff->state[flag]]];
 	return V_OK;
 }
 
@@ -1132,6 +1230,17 @@ static const struct fmt_directive field_fattrs_other =
 static struct fmt_directive fields[sizeof(fields_head) / sizeof(fields_head[0]) + FATTRS_KFLAGS_MAX + 1 +
 				   FATTRS_NFFLAGS];
 static size_t n_fields;
+/* Per field: the length of its name as a JSON key that needs no escape (0: it needs one). */
+static uint8_t key_len[sizeof(fields) / sizeof(fields[0])];
+
+static void keys_init(void)
+{
+	for (size_t i = 0; i < n_fields; i++) {
+		size_t n = strlen(fields[i].name);
+
+		key_len[i] = cli_json_plain(fields[i].name) && n < 64 ? (uint8_t)n : 0;
+	}
+}
 
 static void fields_init(void)
 {
@@ -1181,6 +1290,7 @@ static void fields_init(void)
 			.arg = &fflag_ids[i],
 		};
 	}
+	keys_init();
 }
 
 const struct fmt_directive *fmt_field_next(size_t *pos)
@@ -1355,6 +1465,53 @@ static const struct fmt_directive *lookup(enum fmt_mode mode, char mod, char let
 
 /* ------------------------------------------------------------ parsing */
 
+/*
+ * A printf spec ("%-10ju") as the renderer reads it: what it can print
+ * without printf (@fast), else printf prints it.
+ */
+struct spec {
+	size_t width;
+	bool left;	/* '-' */
+	bool zero;	/* '0' (ignored with '-') */
+	bool fast;	/* no other flag, no precision but on a string, the expected conversion */
+	long prec;	/* -1: none */
+};
+
+/* Read @spec, which should end in the conversion @conv ("s", "ju", ...). */
+static struct spec spec_read(const char *spec, const char *conv)
+{
+	struct spec sp = { .fast = true, .prec = -1 };
+	const char *p = spec + 1;
+
+	for (;; p++) {
+		if (*p == '-')
+			sp.left = true;
+		else if (*p == '0')
+			sp.zero = true;
+		else if (*p != '\0' && strchr("'+ #I", *p) != NULL)
+			sp.fast = false;
+		else
+			break;
+	}
+	for (; *p >= '0' && *p <= '9'; p++) {
+		sp.width = sp.width * 10 + (size_t)(*p - '0');
+		if (sp.width > 65536)
+			sp.fast = false;	/* printf's business, and its limits */
+	}
+	if (*p == '.') {
+		sp.prec = 0;
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			sp.prec = sp.prec * 10 + (*p - '0');
+			if (sp.prec > 65536)
+				sp.fast = false;
+		}
+	}
+	if (strcmp(p, conv) != 0 || (sp.prec >= 0 && strcmp(conv, "s") != 0) ||
+	    (sp.zero && strcmp(conv, "s") == 0))
+		sp.fast = false;
+	return sp;
+}
+
 enum piece_kind {
 	P_TEXT,		/* literal bytes */
 	P_DIRECTIVE,
@@ -1371,6 +1528,7 @@ struct piece {
 	char *spec2;		/* %N: the printf format for a symlink's target;
 				 * a named field: the format of FMT_NOT_AVAILABLE */
 	char *raw;		/* P_DIRECTIVE: "%" flags width precision as written */
+	struct spec sp, sp2;	/* @spec and @spec2, read once */
 };
 
 struct fmt {
@@ -1624,6 +1782,10 @@ static void add_directive(struct fmt *f, const char *raw, size_t len, const stru
 		f->oom = true;
 	if (p->raw == NULL || p->spec == NULL)
 		f->oom = true;
+	if (p->spec != NULL)
+		p->sp = spec_read(p->spec, suffix);
+	if (p->spec2 != NULL)
+		p->sp2 = spec_read(p->spec2, "s");
 	f->mask |= d->name != NULL ? fmt_field_statx_mask(d) : d->statx_mask;
 	f->needs |= d->needs;
 }
@@ -1751,15 +1913,71 @@ unsigned int fmt_needs(const struct fmt *f)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
+/* @n bytes of @s (after @sign, when not 0) padded to @sp's width. */
+static void out_padded(struct cli_buf *b, const struct spec *sp, char sign, const char *s, size_t n)
+{
+	size_t total = n + (sign != 0);
+	size_t pad = sp->width > total ? sp->width - total : 0;
+
+	if (pad > 0 && !sp->left && !sp->zero)
+		cli_buf_pad(b, ' ', pad);
+	if (sign != 0)
+		cli_buf_addc(b, sign);
+	if (pad > 0 && !sp->left && sp->zero)
+		cli_buf_pad(b, '0', pad);
+	cli_buf_add(b, s, n);
+	if (pad > 0 && sp->left)
+		cli_buf_pad(b, ' ', pad);
+}
+
+/* @s as printf's @spec prints it. */
+static void out_str(struct cli_buf *b, const struct spec *sp, const char *spec, const char *s)
+{
+	if (!sp->fast) {
+		cli_buf_printf(b, spec, s);
+		return;
+	}
+	if (sp->width == 0 && sp->prec < 0)
+		cli_buf_adds(b, s);
+	else
+		out_padded(b, sp, 0, s, sp->prec < 0 ? strlen(s) : strnlen(s, (size_t)sp->prec));
+}
+
+static void out_uint(struct cli_buf *b, const struct spec *sp, const char *spec, uintmax_t v, unsigned base)
+{
+	char num[CLI_UINT_DIGITS];
+	size_t n;
+
+	if (!sp->fast) {
+		cli_buf_printf(b, spec, v);
+		return;
+	}
+	n = cli_fmt_uint(num + sizeof(num), v, base);
+	out_padded(b, sp, 0, num + sizeof(num) - n, n);
+}
+
+static void out_int(struct cli_buf *b, const struct spec *sp, const char *spec, intmax_t v)
+{
+	char num[CLI_UINT_DIGITS];
+	size_t n;
+
+	if (!sp->fast) {
+		cli_buf_printf(b, spec, v);
+		return;
+	}
+	n = cli_fmt_uint(num + sizeof(num), v < 0 ? -(uintmax_t)v : (uintmax_t)v, 10);
+	out_padded(b, sp, v < 0 ? '-' : 0, num + sizeof(num) - n, n);
+}
+
 /* printf's "%.0f" of -0.25 with the int flags of @raw: "-0" as wide as asked. */
-static int out_minus_zero(FILE *out, const char *raw, size_t len)
+static int out_minus_zero(struct cli_buf *b, const char *raw, size_t len)
 {
 	char *spec = make_spec(raw, len, "'-+ 0", ".0f");
 	int n;
 
 	if (spec == NULL)
 		return -1;
-	n = fprintf(out, spec, -0.25);
+	n = cli_buf_printf(b, spec, -0.25);
 	free(spec);
 	return n;
 }
@@ -1769,19 +1987,27 @@ static int out_minus_zero(FILE *out, const char *raw, size_t len)
  * digits of fraction (a bare "." means 9, more than 9 pads with zeros),
  * and a width covers the whole number, fraction included.
  */
-static void out_epoch(FILE *out, const char *raw, struct timespec t)
+static void out_epoch(struct cli_buf *b, const char *raw, struct timespec t)
 {
 	size_t len = strlen(raw);
-	char *pf = malloc(len + 32);
+	char *pf;
 	const char *dot;
 	size_t sec_len = len;
 	int width = 0, precision = 0;
 	bool frac_left = false;
-	const char *dp = localeconv()->decimal_point;
-	int dp_len = (int)strlen(dp);
+	const char *dp;
+	int dp_len;
 
+	if (len == 1) {
+		/* "%X": the seconds alone */
+		cli_buf_add_int(b, (intmax_t)t.tv_sec);
+		return;
+	}
+	pf = malloc(len + 32);
 	if (pf == NULL)
 		return;
+	dp = localeconv()->decimal_point;
+	dp_len = (int)strlen(dp);
 	memcpy(pf, raw, len + 1);
 	dot = memchr(pf, '.', len);
 	if (dot != NULL) {
@@ -1848,11 +2074,18 @@ static void out_epoch(FILE *out, const char *raw, struct timespec t)
 		minus_zero = t.tv_sec == 0;
 	}
 	if (minus_zero) {
-		int_len = out_minus_zero(out, pf, sec_len);
+		int_len = out_minus_zero(b, pf, sec_len);
 	} else {
 		char *spec = make_spec(pf, sec_len, "'-+ 0", "jd");
 
-		int_len = spec != NULL ? fprintf(out, spec, (intmax_t)t.tv_sec) : -1;
+		int_len = -1;
+		if (spec != NULL) {
+			struct spec sp = spec_read(spec, "jd");
+			size_t before = b->len;
+
+			out_int(b, &sp, spec, (intmax_t)t.tv_sec);
+			int_len = (int)(b->len - before);
+		}
 		free(spec);
 	}
 	if (precision != 0) {
@@ -1862,12 +2095,12 @@ static void out_epoch(FILE *out, const char *raw, struct timespec t)
 		int trailing_width = ilen < width && dp_len < width - ilen
 				     ? width - ilen - dp_len - prec : 0;
 
-		fprintf(out, "%s%.*d%-*.*d", dp, prec, frac, trailing_width, trailing_prec, 0);
+		cli_buf_printf(b, "%s%.*d%-*.*d", dp, prec, frac, trailing_width, trailing_prec, 0);
 	}
 	free(pf);
 }
 
-static bool render_directive(const struct piece *p, struct fmt_file *file, FILE *out)
+static bool render_directive(const struct piece *p, struct fmt_file *file, struct cli_buf *b)
 {
 	const struct fmt_directive *d = p->d;
 	union fmt_value v;
@@ -1876,7 +2109,7 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, FILE 
 
 	if (r == V_NA || (r == V_ERR && d->name != NULL && d->out != FMT_OUT_STATE)) {
 		/* Named fields only: "-" for what the kernel did not return, "?" for a failed lookup. */
-		fprintf(out, p->spec2, r == V_NA ? FMT_NOT_AVAILABLE : "?");
+		out_str(b, &p->sp2, p->spec2, r == V_NA ? FMT_NOT_AVAILABLE : "?");
 		return ok;
 	}
 	switch (d->out) {
@@ -1884,26 +2117,26 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, FILE 
 	case FMT_OUT_STRING_RAW:
 	case FMT_OUT_STATE:
 	case FMT_OUT_LIST:
-		fprintf(out, p->spec, v.s);
+		out_str(b, &p->sp, p->spec, v.s);
 		break;
 	case FMT_OUT_QUOTED: {
 		const struct fattrs_statx_buf *stx = file->stx;
 
-		fprintf(out, p->spec, cli_quotearg(v.s, (enum cli_quoting_style)file->ctx->quoting));
+		out_str(b, &p->sp, p->spec, cli_quotearg(v.s, (enum cli_quoting_style)file->ctx->quoting));
 		if (S_ISLNK(stx->stx_mode)) {
 			size_t size = stx->stx_size > 0 && stx->stx_size < 4096 ? stx->stx_size + 1 : 256;
 			char *buf = NULL;
 			ssize_t n;
 
 			for (;;) {
-				char *b = realloc(buf, size);
+				char *nb = realloc(buf, size);
 
-				if (b == NULL) {
+				if (nb == NULL) {
 					n = -1;
 					errno = ENOMEM;
 					break;
 				}
-				buf = b;
+				buf = nb;
 				n = readlink(v.s, buf, size);
 				if (n < 0 || (size_t)n < size)
 					break;
@@ -1916,22 +2149,26 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, FILE 
 				return false;
 			}
 			buf[n] = '\0';
-			fputs(" -> ", out);
-			fprintf(out, p->spec2, cli_quotearg(buf, (enum cli_quoting_style)file->ctx->quoting));
+			cli_buf_add(b, " -> ", 4);
+			out_str(b, &p->sp2, p->spec2, cli_quotearg(buf, (enum cli_quoting_style)file->ctx->quoting));
 			free(buf);
 		}
 		break;
 	}
 	case FMT_OUT_INT:
-		fprintf(out, p->spec, v.i);
+		out_int(b, &p->sp, p->spec, v.i);
 		break;
 	case FMT_OUT_UINT:
+		out_uint(b, &p->sp, p->spec, v.u, 10);
+		break;
 	case FMT_OUT_OCTAL:
+		out_uint(b, &p->sp, p->spec, v.u, 8);
+		break;
 	case FMT_OUT_HEX:
-		fprintf(out, p->spec, v.u);
+		out_uint(b, &p->sp, p->spec, v.u, 16);
 		break;
 	case FMT_OUT_EPOCH:
-		out_epoch(out, p->raw, v.t);
+		out_epoch(b, p->raw, v.t);
 		break;
 	}
 	return ok;
@@ -1939,7 +2176,7 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, FILE 
 
 #pragma GCC diagnostic pop
 
-bool fmt_render(const struct fmt *fmt, struct fmt_file *file, FILE *out, const char *trailer)
+bool fmt_render_buf(const struct fmt *fmt, struct fmt_file *file, struct cli_buf *b, FILE *out)
 {
 	bool ok = true;
 
@@ -1948,30 +2185,44 @@ bool fmt_render(const struct fmt *fmt, struct fmt_file *file, FILE *out, const c
 
 		switch (p->kind) {
 		case P_TEXT:
-			fwrite(fmt->text + p->off, 1, p->len, out);
+			cli_buf_add(b, fmt->text + p->off, p->len);
 			break;
 		case P_DIRECTIVE:
-			ok &= render_directive(p, file, out);
+			ok &= render_directive(p, file, b);
 			break;
 		case P_UNKNOWN:
-			fputc('?', out);
+			cli_buf_addc(b, '?');
 			break;
 		case P_WARN:
 			cli_warn(0, "%s", fmt->text + p->off);
 			break;
 		case P_INVALID:
+			/* what came before it is printed, as GNU stat prints it */
+			cli_buf_write(b, out);
 			cli_die(CLI_EXIT_FAILURE, 0, _("%s: invalid directive"),
 				cli_quotearg(fmt->text + p->off, CLI_QS_LOCALE));
 		}
 	}
-	fputs(trailer, out);
+	return ok;
+}
+
+bool fmt_render(const struct fmt *fmt, struct fmt_file *file, FILE *out, const char *trailer)
+{
+	struct cli_buf *b = &file->ctx->out;
+	bool ok;
+
+	cli_buf_pending(b, out);	/* a message comes after what precedes it, as GNU stat's */
+	ok = fmt_render_buf(fmt, file, b, out);
+
+	cli_buf_adds(b, trailer);
+	cli_buf_write(b, out);
 	return ok;
 }
 
 /* ------------------------------------------------------------ one field, and JSON */
 
-enum fmt_field_status fmt_field_print(const struct fmt_directive *d, struct fmt_file *f, FILE *out,
-				      unsigned int flags)
+enum fmt_field_status fmt_field_put(const struct fmt_directive *d, struct fmt_file *f, struct cli_buf *b,
+				    unsigned int flags)
 {
 	union fmt_value v;
 	int r = d->get(f, d, &v);
@@ -1979,37 +2230,57 @@ enum fmt_field_status fmt_field_print(const struct fmt_directive *d, struct fmt_
 	if (r == V_NA)
 		return FMT_FIELD_NA;
 	if (r == V_ERR) {
-		fputc('?', out);
+		cli_buf_addc(b, '?');
 		return FMT_FIELD_ERROR;
 	}
 	switch (d->out) {
 	case FMT_OUT_STRING:
+	case FMT_OUT_LIST:
+		cli_buf_adds(b, (flags & FMT_PRINT_QUOTE) ? cli_quotearg(v.s, CLI_QS_SHELL_ESCAPE) : v.s);
+		break;
 	case FMT_OUT_STRING_RAW:
 	case FMT_OUT_STATE:
 	case FMT_OUT_QUOTED:
-	case FMT_OUT_LIST:
-		fputs(v.s, out);
+		cli_buf_adds(b, v.s);
 		break;
 	case FMT_OUT_INT:
-		fprintf(out, "%jd", v.i);
+		cli_buf_add_int(b, v.i);
 		break;
 	case FMT_OUT_UINT:
-		fprintf(out, "%ju", v.u);
+		cli_buf_add_uint(b, v.u, 10);
 		break;
 	case FMT_OUT_OCTAL:
-		fprintf(out, (flags & FMT_PRINT_HUMAN) ? "%#jo" : "%jo", v.u);
+		/* "%#jo" */
+		if ((flags & FMT_PRINT_HUMAN) && v.u != 0)
+			cli_buf_addc(b, '0');
+		cli_buf_add_uint(b, v.u, 8);
 		break;
 	case FMT_OUT_HEX:
-		fprintf(out, (flags & FMT_PRINT_HUMAN) ? "%#jx" : "%jx", v.u);
+		/* "%#jx" */
+		if ((flags & FMT_PRINT_HUMAN) && v.u != 0)
+			cli_buf_add(b, "0x", 2);
+		cli_buf_add_uint(b, v.u, 16);
 		break;
 	case FMT_OUT_EPOCH:
 		if (flags & FMT_PRINT_HUMAN)
-			fputs(human_time(v.t), out);
+			cli_buf_adds(b, human_time(v.t));
 		else
-			out_epoch(out, "%.9", v.t);
+			out_epoch(b, "%.9", v.t);
 		break;
 	}
 	return FMT_FIELD_OK;
+}
+
+enum fmt_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f)
+{
+	union fmt_value v;
+
+	if (d->get(f, d, &v) != V_OK)
+		return FMT_ST_ERROR;
+	for (size_t i = 0; i < sizeof(state_words) / sizeof(state_words[0]); i++)
+		if (v.s == state_words[i])
+			return (enum fmt_state)i;
+	return FMT_ST_ERROR;
 }
 
 const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
@@ -2043,12 +2314,14 @@ const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
 
 bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 {
+	struct cli_buf *b = &f->ctx->out;
 	struct cli_json j;
 	bool ok = true;
 	size_t pos = 0;
 	const struct fmt_directive *d;
 
-	cli_json_begin(&j, out);
+	cli_buf_pending(b, out);
+	cli_json_begin_buf(&j, b);
 	j.term = term;
 	while ((d = fmt_field_next(&pos)) != NULL) {
 		union fmt_value v;
@@ -2058,47 +2331,60 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 			continue;
 		r = d->get(f, d, &v);
 		ok &= r != V_ERR;
+		/* the key, then the value (NULL key: written already) */
+		if (key_len[pos - 1] != 0)
+			cli_json_key_plain(&j, d->name, key_len[pos - 1]);
+		else
+			cli_json_key(&j, d->name);
 		if (r != V_OK) {
-			cli_json_null(&j, d->name);
+			cli_json_null(&j, NULL);
 		} else {
 			switch (d->out) {
 			case FMT_OUT_LIST: {
 				const struct fattrs_fflags *ff = &f->ctx->lazy.ff;
 
-				cli_json_str_array(&j, d->name, ff->unknown, ff->n_unknown);
+				cli_json_str_array(&j, NULL, ff->unknown, ff->n_unknown);
 				break;
 			}
 			case FMT_OUT_STRING:
 			case FMT_OUT_STRING_RAW:
 			case FMT_OUT_STATE:
 			case FMT_OUT_QUOTED:
-				cli_json_str(&j, d->name, v.s);
+				cli_json_str(&j, NULL, v.s);
 				break;
 			case FMT_OUT_INT:
-				cli_json_int(&j, d->name, (long long)v.i);
+				cli_json_int(&j, NULL, (long long)v.i);
 				break;
 			case FMT_OUT_UINT:
 			case FMT_OUT_OCTAL:
 			case FMT_OUT_HEX:
-				cli_json_uint(&j, d->name, (unsigned long long)v.u);
+				cli_json_uint(&j, NULL, (unsigned long long)v.u);
 				break;
 			case FMT_OUT_EPOCH:
-				cli_json_timespec(&j, d->name, (long long)v.t.tv_sec, (long)v.t.tv_nsec);
+				cli_json_timespec(&j, NULL, (long long)v.t.tv_sec, (long)v.t.tv_nsec);
 				break;
 			}
 		}
 		if (d->flags & FMT_F_ID) {
-			char key[64], num[24];
+			char key[64];
+			size_t n = strlen(d->name);
 
-			snprintf(key, sizeof(key), "%s_str", d->name);
-			if (r != V_OK) {
-				cli_json_null(&j, key);
-			} else {
-				snprintf(num, sizeof(num), "%ju", v.u);
-				cli_json_str(&j, key, num);
-			}
+			/* NAME_str: the names are the table's, short */
+			if (n > sizeof(key) - sizeof("_str"))
+				n = sizeof(key) - sizeof("_str");
+			memcpy(key, d->name, n);
+			memcpy(key + n, "_str", sizeof("_str"));
+			if (key_len[pos - 1] != 0)
+				cli_json_key_plain(&j, key, n + 4);
+			else
+				cli_json_key(&j, key);
+			if (r != V_OK)
+				cli_json_null(&j, NULL);
+			else
+				cli_json_uint_str(&j, NULL, (unsigned long long)v.u);
 		}
 	}
 	cli_json_end(&j);
+	cli_buf_write(b, out);
 	return ok;
 }

@@ -26,6 +26,8 @@
 
 #include "fattrs.h"
 
+struct cli_buf;
+
 /* Which table a format uses: files (statx) or file systems (statfs, -f). */
 enum fmt_mode {
 	FMT_FILE,
@@ -74,6 +76,15 @@ enum fmt_out {
 #define FMT_STATE_CLEAR "clear"
 #define FMT_STATE_UNSUPPORTED "unsupported"
 #define FMT_STATE_INVALID "invalid"
+
+/* The same states as numbers (fmt_field_state()), in the order of the words above. */
+enum fmt_state {
+	FMT_ST_SET,
+	FMT_ST_CLEAR,
+	FMT_ST_UNSUPPORTED,
+	FMT_ST_INVALID,
+	FMT_ST_ERROR,	/* its lookup failed (said on stderr) */
+};
 
 /*
  * What a named field prints in -c and --printf when the kernel did not
@@ -201,7 +212,7 @@ void fmt_ctx_set_follow(struct fmt_ctx *c, bool follow);
  *            exactly when it did
  *
  * Zero-initialise it, fill in the fields, render it (fmt_render(),
- * fmt_field_print(), fmt_json()) as many times as wanted, then call
+ * fmt_field_put(), fmt_json()) as many times as wanted, then call
  * fmt_file_release() before the next file: what the lookups found is kept
  * in @ctx for this file until then, so that each is made at most once.
  */
@@ -219,13 +230,17 @@ struct fmt_file {
 void fmt_file_release(struct fmt_file *f);
 
 /**
- * fmt_render() - print @fmt for one file on @out, then @trailer.
+ * fmt_render() - print @fmt for one file on @out, then @trailer (one
+ * write: the output is made in @file->ctx's buffer).
  *
  * Returns: true if every directive could be rendered; false if one failed
  * (it said why on stderr).  An invalid directive ends the process with
- * GNU stat's message and exit status 1.
+ * GNU stat's message and exit status 1, after what precedes it is
+ * written to @out.
  */
 bool fmt_render(const struct fmt *fmt, struct fmt_file *file, FILE *out, const char *trailer);
+/* The same appended to @b (@out: where @b goes if an invalid directive ends the process). */
+bool fmt_render_buf(const struct fmt *fmt, struct fmt_file *file, struct cli_buf *b, FILE *out);
 
 /* Help: print the table of @mode for --help, two columns. */
 void fmt_help(FILE *out, enum fmt_mode mode);
@@ -265,7 +280,7 @@ const struct fmt_directive *fmt_field_find(const char *name);
 /* The STATX_* bits to ask for to show @d (fmt_statx_mask() of a format holding it). */
 unsigned int fmt_field_statx_mask(const struct fmt_directive *d);
 
-/* What fmt_field_print() found. */
+/* What fmt_field_put() found. */
 enum fmt_field_status {
 	FMT_FIELD_ERROR = 0,	/* a lookup failed: said on stderr (once per file), "?" printed */
 	FMT_FIELD_OK = 1,	/* the value was printed */
@@ -273,10 +288,10 @@ enum fmt_field_status {
 };
 
 /**
- * fmt_field_print() - print one named field of @f on @out, bare: as
+ * fmt_field_put() - append one named field of @f to @b, bare: as
  * "%{name}" prints it, without width, with every digit of a timestamp's
- * fraction for FMT_OUT_EPOCH ("%.9{atime}"; see FMT_PRINT_HUMAN for
- * @flags, else 0), and nothing at all for a
+ * fraction for FMT_OUT_EPOCH ("%.9{atime}"; see FMT_PRINT_HUMAN and
+ * FMT_PRINT_QUOTE for @flags, else 0), and nothing at all for a
  * field that is not available (the caller words that: the default view
  * says "not available").  A kernel or fattrs flag prints its state word
  * (FMT_STATE_*).  A lookup the field needs is made the first time a field
@@ -285,10 +300,17 @@ enum fmt_field_status {
  * Returns: FMT_FIELD_OK, FMT_FIELD_NA, or FMT_FIELD_ERROR (then the run
  * should exit 1; the message, naming the file, is already on stderr).
  */
-enum fmt_field_status fmt_field_print(const struct fmt_directive *d, struct fmt_file *f, FILE *out,
-				      unsigned int flags);
+enum fmt_field_status fmt_field_put(const struct fmt_directive *d, struct fmt_file *f, struct cli_buf *b,
+				    unsigned int flags);
 
-/* Flags for fmt_field_print(). */
+/*
+ * fmt_field_state() - the state of a flag's field (FMT_OUT_STATE), as
+ * fmt_field_put() would word it; FMT_ST_ERROR when its lookup failed
+ * (said on stderr, once per file).
+ */
+enum fmt_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f);
+
+/* Flags for fmt_field_put(). */
 enum {
 	/*
 	 * For eyes: timestamps as "%y" prints them ("2024-01-31
@@ -296,6 +318,11 @@ enum {
 	 * 0x prefixes.
 	 */
 	FMT_PRINT_HUMAN = 1 << 0,
+	/*
+	 * Strings (a mount point, a source, a list) quoted as the File: line
+	 * quotes a name, shell-escape, when they need it.
+	 */
+	FMT_PRINT_QUOTE = 1 << 1,
 };
 
 /**
@@ -303,7 +330,7 @@ enum {
  * the default view: "user.fattr.offline" (the reserved xattr),
  * "system.ntfs_attrib" or "user.cifs.dosattrib" (the native word), or
  * "statx" (several joined with ","); for an invalid one, its xattr name.
- * Call it after fmt_field_print() of the same field.
+ * Call it after fmt_field_state() or fmt_field_put() of the same field.
  *
  * Returns: the word (valid until the next call), or NULL when there is
  * nothing to say (another group, a clear or unsupported flag).

@@ -43,7 +43,7 @@ static bool valid_utf8(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p != '\0') {
-		size_t n = utf8_len(p);
+		size_t n = *p < 0x80 ? 1 : utf8_len(p);
 
 		if (n == 0)
 			return false;
@@ -52,111 +52,261 @@ static bool valid_utf8(const char *s)
 	return true;
 }
 
-static void put_string(FILE *out, const char *s)
+/*
+ * Everything goes through these two: into the caller's buffer
+ * (cli_json_begin_buf()), else straight to the stream, one write per
+ * piece (a caller may write to the stream between two calls).
+ */
+static void put(struct cli_json *j, const char *s, size_t n)
 {
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\b': fputs("\\b", out); break;
-		case '\f': fputs("\\f", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
+	if (j->buf != NULL)
+		cli_buf_add(j->buf, s, n);
+	else
+		fwrite(s, 1, n, j->out);
+}
+
+static void putc_(struct cli_json *j, char c)
+{
+	if (j->buf != NULL)
+		cli_buf_addc(j->buf, c);
+	else
+		fputc(c, j->out);
+}
+
+/* Does byte @c stand for itself in a JSON string? */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c != 0x7f && c != '"' && c != '\\';
+}
+
+/* The length of the run of printable ASCII at @s that needs no escape. */
+static size_t plain_ascii(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	return (size_t)(p - (const unsigned char *)s);
+}
+
+/* "@s" (@n bytes that need no escape), after @before when it is not 0. */
+static void put_plain(struct cli_json *j, char before, const char *s, size_t n)
+{
+	if (j->buf != NULL) {
+		char *p;
+
+		cli_buf_reserve(j->buf, n + 3);
+		p = j->buf->p + j->buf->len;
+		if (before != 0)
+			*p++ = before;
+		*p++ = '"';
+		memcpy(p, s, n);
+		p += n;
+		*p++ = '"';
+		j->buf->len = (size_t)(p - j->buf->p);
+		return;
 	}
-	fputc('"', out);
+	if (before != 0)
+		putc_(j, before);
+	putc_(j, '"');
+	put(j, s, n);
+	putc_(j, '"');
+}
+
+static void put_string(struct cli_json *j, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	putc_(j, '"');
+	for (;;) {
+		const unsigned char *run = p;
+		char esc[8];
+
+		while (plain(*p))
+			p++;
+		if (p > run)
+			put(j, (const char *)run, (size_t)(p - run));
+		if (*p == '\0')
+			break;
+		switch (*p) {
+		case '"': put(j, "\\\"", 2); break;
+		case '\\': put(j, "\\\\", 2); break;
+		case '\b': put(j, "\\b", 2); break;
+		case '\f': put(j, "\\f", 2); break;
+		case '\n': put(j, "\\n", 2); break;
+		case '\r': put(j, "\\r", 2); break;
+		case '\t': put(j, "\\t", 2); break;
+		default:
+			snprintf(esc, sizeof(esc), "\\u%04x", *p);
+			put(j, esc, 6);
+		}
+		p++;
+	}
+	putc_(j, '"');
+}
+
+static void put_uint(struct cli_json *j, unsigned long long v)
+{
+	char num[CLI_UINT_DIGITS];
+	size_t n = cli_fmt_uint(num + sizeof(num), v, 10);
+
+	put(j, num + sizeof(num) - n, n);
+}
+
+static void put_int(struct cli_json *j, long long v)
+{
+	if (v < 0) {
+		putc_(j, '-');
+		put_uint(j, -(unsigned long long)v);
+	} else {
+		put_uint(j, (unsigned long long)v);
+	}
 }
 
 void cli_json_begin(struct cli_json *j, FILE *out)
 {
 	j->out = out;
+	j->buf = NULL;
 	j->first = true;
 	j->term = '\n';
 	fputc('{', out);
 }
 
+void cli_json_begin_buf(struct cli_json *j, struct cli_buf *buf)
+{
+	j->out = NULL;
+	j->buf = buf;
+	j->first = true;
+	j->term = '\n';
+	cli_buf_addc(buf, '{');
+}
+
 void cli_json_key(struct cli_json *j, const char *key)
 {
-	if (!j->first)
-		fputc(',', j->out);
+	size_t n = plain_ascii(key);
+	char comma = j->first ? 0 : ',';
+
 	j->first = false;
-	put_string(j->out, key);
-	fputc(':', j->out);
+	if (key[n] == '\0') {
+		put_plain(j, comma, key, n);
+	} else {
+		if (comma != 0)
+			putc_(j, comma);
+		put_string(j, key);
+	}
+	putc_(j, ':');
+}
+
+void cli_json_key_plain(struct cli_json *j, const char *key, size_t len)
+{
+	char comma = j->first ? 0 : ',';
+
+	j->first = false;
+	put_plain(j, comma, key, len);
+	putc_(j, ':');
+}
+
+bool cli_json_plain(const char *s)
+{
+	return s[plain_ascii(s)] == '\0';
 }
 
 /* A string value: a JSON string, or the array of its bytes when not UTF-8. */
-static void put_value(FILE *out, const char *value)
+static void put_value(struct cli_json *j, const char *value)
 {
-	if (valid_utf8(value)) {
-		put_string(out, value);
+	size_t n = plain_ascii(value);
+
+	if (value[n] == '\0') {
+		put_plain(j, 0, value, n);
+	} else if (valid_utf8(value)) {
+		put_string(j, value);
 	} else {
-		fputc('[', out);
-		for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++)
-			fprintf(out, "%s%u", p == (const unsigned char *)value ? "" : ",", *p);
-		fputc(']', out);
+		putc_(j, '[');
+		for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++) {
+			if (p != (const unsigned char *)value)
+				putc_(j, ',');
+			put_uint(j, *p);
+		}
+		putc_(j, ']');
 	}
 }
 
 void cli_json_str(struct cli_json *j, const char *key, const char *value)
 {
-	cli_json_key(j, key);
+	if (key != NULL)
+		cli_json_key(j, key);
 	if (value == NULL)
-		fputs("null", j->out);
+		put(j, "null", 4);
 	else
-		put_value(j->out, value);
+		put_value(j, value);
 }
 
 void cli_json_str_array(struct cli_json *j, const char *key, char *const *values, size_t n)
 {
-	cli_json_key(j, key);
-	fputc('[', j->out);
+	if (key != NULL)
+		cli_json_key(j, key);
+	putc_(j, '[');
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
-			fputc(',', j->out);
-		put_value(j->out, values[i]);
+			putc_(j, ',');
+		put_value(j, values[i]);
 	}
-	fputc(']', j->out);
+	putc_(j, ']');
 }
 
 void cli_json_bool(struct cli_json *j, const char *key, bool value)
 {
-	cli_json_key(j, key);
-	fputs(value ? "true" : "false", j->out);
+	if (key != NULL)
+		cli_json_key(j, key);
+	if (value)
+		put(j, "true", 4);
+	else
+		put(j, "false", 5);
 }
 
 void cli_json_int(struct cli_json *j, const char *key, long long value)
 {
-	cli_json_key(j, key);
-	fprintf(j->out, "%lld", value);
+	if (key != NULL)
+		cli_json_key(j, key);
+	put_int(j, value);
 }
 
 void cli_json_uint(struct cli_json *j, const char *key, unsigned long long value)
 {
-	cli_json_key(j, key);
-	fprintf(j->out, "%llu", value);
+	if (key != NULL)
+		cli_json_key(j, key);
+	put_uint(j, value);
+}
+
+void cli_json_uint_str(struct cli_json *j, const char *key, unsigned long long value)
+{
+	if (key != NULL)
+		cli_json_key(j, key);
+	putc_(j, '"');
+	put_uint(j, value);
+	putc_(j, '"');
 }
 
 void cli_json_timespec(struct cli_json *j, const char *key, long long sec, long nsec)
 {
-	cli_json_key(j, key);
-	fprintf(j->out, "{\"sec\":%lld,\"nsec\":%ld}", sec, nsec);
+	if (key != NULL)
+		cli_json_key(j, key);
+	put(j, "{\"sec\":", 7);
+	put_int(j, sec);
+	put(j, ",\"nsec\":", 8);
+	put_int(j, nsec);
+	putc_(j, '}');
 }
 
 void cli_json_null(struct cli_json *j, const char *key)
 {
-	cli_json_key(j, key);
-	fputs("null", j->out);
+	if (key != NULL)
+		cli_json_key(j, key);
+	put(j, "null", 4);
 }
 
 void cli_json_end(struct cli_json *j)
 {
-	fputc('}', j->out);
-	fputc(j->term, j->out);
+	putc_(j, '}');
+	putc_(j, j->term);
 }

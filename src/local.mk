@@ -2,6 +2,7 @@
 # The three programs and the presentation helpers they share (libcli).
 noinst_LTLIBRARIES += %D%/libcli.la
 %C%_libcli_la_SOURCES = \
+	%D%/buf.c \
 	%D%/cli.h \
 	%D%/command.c \
 	%D%/format.c \

@@ -58,6 +58,7 @@ void cli_init(const char *argv0)
 
 void cli_vwarn(int err, const char *fmt, va_list ap)
 {
+	cli_buf_flush_pending();	/* what a tool made before the message comes before it */
 	(void)fflush(stdout);
 	fprintf(stderr, "%s: ", program_name);
 	vfprintf(stderr, fmt, ap);

@@ -20,7 +20,7 @@
  *            fattrs: set: offline (user.fattr.offline)
  *                    clear: pinned integrity noscrub
  *
- * Values come from fmt_field_print(), the same as %{name} and --json.  A
+ * Values come from fmt_field_put(), the same as %{name} and --json.  A
  * field the kernel did not return reads "not available", never 0; a line
  * whose every field is missing says it once.  A flag's line lists the
  * flags by state: set, clear, unsupported (by this file system), invalid
@@ -86,13 +86,14 @@ static const char *const gnu_groups[] = { "file", "time" };
 /* One piece of a line: literal bytes, or a field. */
 struct seg {
 	const char *text;	/* literal: into the line's text */
-	size_t len;
+	size_t len;		/* a literal's length; a field's name's */
 	const struct fmt_directive *d;	/* NULL: literal */
 };
 
 struct line {
 	const char *label;
 	char *prefix;		/* the label right-aligned, ": " */
+	size_t prefix_len;
 	bool flags;		/* a line of state words (seg: the fields, no literal) */
 	struct seg *seg;
 	size_t n;
@@ -104,11 +105,8 @@ struct view {
 	size_t n, cap;
 	unsigned int mask;
 	bool started;	/* a block was printed: the next one is preceded by an empty line */
-	FILE *mem;	/* the values of one line's fields, printed */
-	char *membuf;
-	size_t memlen;
-	enum fmt_field_status *st;	/* per field of the longest line: its status, */
-	long *off;			/* and where its value is in membuf */
+	struct cli_buf buf;	/* one file's block, written at once */
+	enum fmt_state *st;	/* per field of the longest line of flags: its state */
 };
 
 static bool add_seg(struct line *l, struct seg s)
@@ -172,10 +170,8 @@ static size_t field_index(const struct fmt_directive *d)
  * tests/xstat/view.bats (the line would be missing).
  * Returns: 1 kept, 0 dropped, -1 out of memory.
  */
-static int line_parse(struct line *l, const struct line_def *def, bool all, bool *used)
+static int line_parse(struct line *l, const char *s, bool all, bool *used)
 {
-	const char *s = def->text;
-
 	while (*s != '\0') {
 		const char *p = strstr(s, "%{");
 		const char *end;
@@ -199,7 +195,7 @@ static int line_parse(struct line *l, const struct line_def *def, bool all, bool
 		if (d == NULL || !shown(d, all))
 			return 0;
 		used[field_index(d)] = true;
-		if (!add_seg(l, (struct seg){ .d = d }))
+		if (!add_seg(l, (struct seg){ .d = d, .len = strlen(d->name) }))
 			return -1;
 		s = end + 1;
 	}
@@ -218,7 +214,7 @@ static int line_group(struct line *l, const char *group, bool all, bool *used)
 		    !shown(d, all))
 			continue;
 		used[pos - 1] = true;
-		if (!add_seg(l, (struct seg){ .d = d }))
+		if (!add_seg(l, (struct seg){ .d = d, .len = strlen(d->name) }))
 			return -1;
 	}
 	return l->n > 0;
@@ -244,10 +240,7 @@ struct view *view_free(struct view *v)
 		fmt_free(v->gnu_dev);
 	fmt_free(v->gnu);
 	free(v->st);
-	free(v->off);
-	if (v->mem != NULL)
-		fclose(v->mem);
-	free(v->membuf);
+	cli_buf_free(&v->buf);
 	free(v);
 	return NULL;
 }
@@ -273,7 +266,7 @@ static bool view_lines(struct view *v, bool all)
 			goto done;
 		if (def->all && !all) {
 			/* its fields are on the flags' lines: mark them shown all the same */
-			r = line_parse(l, def, true, used);
+			r = line_parse(l, def->text, true, used);
 			line_release(l);
 			v->n--;
 			if (r < 0)
@@ -281,7 +274,7 @@ static bool view_lines(struct view *v, bool all)
 			continue;
 		}
 		r = def->group != NULL ? line_group(l, def->group, all, used)
-				       : line_parse(l, def, all, used);
+				       : line_parse(l, def->text, all, used);
 		if (r < 0)
 			goto done;
 		if (r == 0) {
@@ -296,7 +289,7 @@ static bool view_lines(struct view *v, bool all)
 		if (used[pos - 1] || in_gnu_lines(d) || !shown(d, all))
 			continue;
 		l = add_line(v, d->name);
-		if (l == NULL || !add_seg(l, (struct seg){ .d = d }))
+		if (l == NULL || !add_seg(l, (struct seg){ .d = d, .len = strlen(d->name) }))
 			goto done;
 	}
 	ok = true;
@@ -314,15 +307,17 @@ struct view *view_new(bool all, const char *gnu, const char *gnu_dev)
 		return NULL;
 	v->gnu = fmt_parse(gnu, FMT_FILE, 0);
 	v->gnu_dev = fmt_parse(gnu_dev, FMT_FILE, 0);
-	v->mem = open_memstream(&v->membuf, &v->memlen);
-	if (v->gnu == NULL || v->gnu_dev == NULL || v->mem == NULL || !view_lines(v, all))
+	if (v->gnu == NULL || v->gnu_dev == NULL || !view_lines(v, all))
 		return view_free(v);
 	v->mask = fmt_statx_mask(v->gnu) | fmt_statx_mask(v->gnu_dev) | STATX_TYPE;
 	for (size_t i = 0; i < v->n; i++) {
-		if (asprintf(&v->lines[i].prefix, "%*s: ", LABEL_WIDTH, v->lines[i].label) < 0) {
+		int n = asprintf(&v->lines[i].prefix, "%*s: ", LABEL_WIDTH, v->lines[i].label);
+
+		if (n < 0) {
 			v->lines[i].prefix = NULL;
 			return view_free(v);
 		}
+		v->lines[i].prefix_len = (size_t)n;
 		if (v->lines[i].n > longest)
 			longest = v->lines[i].n;
 		for (size_t k = 0; k < v->lines[i].n; k++)
@@ -330,8 +325,7 @@ struct view *view_new(bool all, const char *gnu, const char *gnu_dev)
 				v->mask |= fmt_field_statx_mask(v->lines[i].seg[k].d);
 	}
 	v->st = calloc(longest + 1, sizeof(*v->st));
-	v->off = calloc(longest + 1, sizeof(*v->off));
-	if (v->st == NULL || v->off == NULL)
+	if (v->st == NULL)
 		return view_free(v);
 	return v;
 }
@@ -341,163 +335,170 @@ unsigned int view_statx_mask(const struct view *v)
 	return v->mask;
 }
 
+#define ADD_LITERAL(b, s) cli_buf_add((b), (s), sizeof(s) - 1)
+
 /*
- * Every field of @l printed into v->mem, each NUL-terminated, in one pass
- * (a lookup a field needs is made once per file by the engine anyway):
- * v->st[k] its status, v->off[k] where its value starts in v->membuf.
- * Returns: false if a lookup failed (the engine said why).
+ * The value appended to @b since @from, quoted as the File: line quotes
+ * a name (shell-escape) when it needs it.
  */
-static bool line_fill(struct view *v, const struct line *l, struct fmt_file *file)
+static void quote_tail(struct cli_buf *b, size_t from)
 {
-	bool ok = true;
+	const char *q;
 
-	rewind(v->mem);
-	for (size_t k = 0; k < l->n; k++) {
-		v->off[k] = ftell(v->mem);
-		if (l->seg[k].d == NULL)
-			continue;
-		v->st[k] = fmt_field_print(l->seg[k].d, file, v->mem, FMT_PRINT_HUMAN);
-		if (v->st[k] == FMT_FIELD_ERROR)
-			ok = false;
-		fputc('\0', v->mem);
+	cli_buf_addc(b, '\0');
+	b->len--;
+	q = cli_quotearg(b->p + from, CLI_QS_SHELL_ESCAPE);
+	if (q != b->p + from) {
+		/* q is quotearg's own copy: @b may move under it */
+		b->len = from;
+		cli_buf_adds(b, q);
 	}
-	if (fflush(v->mem) != 0)
-		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-	return ok;
 }
 
-static const char *value(const struct view *v, size_t k)
+/* Append @s (@len bytes), wrapping before a word that would pass WRAP_COLUMNS; @col: where we are. */
+static void put_word(struct cli_buf *b, const char *s, size_t len, const char *where, size_t *col)
 {
-	return v->membuf + v->off[k];
-}
+	size_t wlen = where != NULL ? len + 3 + strlen(where) : len;
 
-/* Print @s, wrapping before a word that would pass WRAP_COLUMNS; @col: where we are. */
-static void put_word(FILE *out, const char *s, size_t *col)
-{
-	size_t len = strlen(s);
-
-	if (*col + 1 + len > WRAP_COLUMNS) {
-		fputc('\n', out);
-		fputs(indent, out);
+	if (*col + 1 + wlen > WRAP_COLUMNS) {
+		cli_buf_addc(b, '\n');
+		cli_buf_add(b, indent, LABEL_WIDTH + 2);
 		*col = LABEL_WIDTH + 2;
 	} else {
-		fputc(' ', out);
+		cli_buf_addc(b, ' ');
 		(*col)++;
 	}
-	fputs(s, out);
-	*col += len;
+	cli_buf_add(b, s, len);
+	if (where != NULL) {
+		ADD_LITERAL(b, " (");
+		cli_buf_adds(b, where);
+		cli_buf_addc(b, ')');
+	}
+	*col += wlen;
 }
 
-/*
- * The states a flag's field prints, in the order the line lists them;
- * the word the line uses for each.
- */
+/* The word each state's list begins with, in the order the line lists them. */
 static const struct {
-	const char *state;
 	const char *word;
+	size_t len;
 } states[] = {
-	{ FMT_STATE_SET, "set:" },
-	{ FMT_STATE_CLEAR, "clear:" },
-	{ FMT_STATE_UNSUPPORTED, "unsupported:" },
-	{ FMT_STATE_INVALID, "invalid:" },
-	{ NULL, "error:" },	/* its lookup failed (the message is on stderr) */
+	[FMT_ST_SET] = { "set:", 4 },
+	[FMT_ST_CLEAR] = { "clear:", 6 },
+	[FMT_ST_UNSUPPORTED] = { "unsupported:", 12 },
+	[FMT_ST_INVALID] = { "invalid:", 8 },
+	[FMT_ST_ERROR] = { "error:", 6 },	/* its lookup failed (the message is on stderr) */
 };
 
 /*
  * A line of flags: the flags by state, one state a line, each flag by its
  * name; a set or invalid fattrs flag with where it was found.
  */
-static bool flags_render(struct view *v, const struct line *l, bool ok, struct fmt_file *file, FILE *out)
+static bool flags_render(struct view *v, const struct line *l, struct fmt_file *file)
 {
-	size_t nstates = sizeof(states) / sizeof(states[0]);
-	bool lines = false;
+	struct cli_buf *b = &v->buf;
+	bool lines = false, ok = true;
 
-	for (size_t s = 0; s < nstates; s++) {
+	/* the lookups first, once each */
+	for (size_t k = 0; k < l->n; k++) {
+		if (l->seg[k].d->out != FMT_OUT_STATE)
+			continue;
+		v->st[k] = fmt_field_state(l->seg[k].d, file);
+		if (v->st[k] == FMT_ST_ERROR)
+			ok = false;
+	}
+	for (size_t s = 0; s < sizeof(states) / sizeof(states[0]); s++) {
 		size_t col = 0;
 		bool first = true;
 
 		for (size_t k = 0; k < l->n; k++) {
-			const struct fmt_directive *d = l->seg[k].d;
-			const char *where;
+			const struct seg *g = &l->seg[k];
 
-			if (d->out != FMT_OUT_STATE)
-				continue;
-			if (states[s].state == NULL ? v->st[k] != FMT_FIELD_ERROR
-			    : v->st[k] != FMT_FIELD_OK || strcmp(value(v, k), states[s].state) != 0)
+			if (g->d->out != FMT_OUT_STATE || v->st[k] != s)
 				continue;
 			if (first) {
 				if (lines)
-					fputs(indent, out);
-				fputs(states[s].word, out);
-				col = LABEL_WIDTH + 2 + strlen(states[s].word);
+					cli_buf_add(b, indent, LABEL_WIDTH + 2);
+				cli_buf_add(b, states[s].word, states[s].len);
+				col = LABEL_WIDTH + 2 + states[s].len;
 				first = false;
 				lines = true;
 			}
-			where = fmt_field_detail(d, file);
-			if (where != NULL) {
-				char *w;
-
-				if (asprintf(&w, "%s (%s)", d->name, where) < 0)
-					cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-				put_word(out, w, &col);
-				free(w);
-			} else {
-				put_word(out, d->name, &col);
-			}
+			put_word(b, g->d->name, g->len, fmt_field_detail(g->d, file), &col);
 		}
 		if (!first)
-			fputc('\n', out);
+			cli_buf_addc(b, '\n');
 	}
 	/* a list of the group ("fattrs_other"): a line "other: ..." when not empty */
 	for (size_t k = 0; k < l->n; k++) {
 		const struct fmt_directive *d = l->seg[k].d;
-		size_t glen = strlen(d->group);
+		size_t glen = strlen(d->group), mark = b->len, from;
 		const char *word = d->name;
+		enum fmt_field_status st;
 
-		if (d->out != FMT_OUT_LIST || v->st[k] != FMT_FIELD_OK || *value(v, k) == '\0')
+		if (d->out != FMT_OUT_LIST)
 			continue;
 		if (strncmp(word, d->group, glen) == 0 && word[glen] == '_')
 			word += glen + 1;
 		if (lines)
-			fputs(indent, out);
-		fprintf(out, "%s: %s\n", word, cli_quotearg(value(v, k), CLI_QS_SHELL_ESCAPE));
+			cli_buf_add(b, indent, LABEL_WIDTH + 2);
+		cli_buf_adds(b, word);
+		ADD_LITERAL(b, ": ");
+		from = b->len;
+		st = fmt_field_put(d, file, b, 0);
+		if (st == FMT_FIELD_ERROR)
+			ok = false;
+		if (st != FMT_FIELD_OK || b->len == from) {
+			b->len = mark;
+			continue;
+		}
+		quote_tail(b, from);
+		cli_buf_addc(b, '\n');
 		lines = true;
 	}
 	if (!lines)
-		fputs(NOT_AVAILABLE "\n", out);
+		ADD_LITERAL(b, NOT_AVAILABLE "\n");
 	return ok;
 }
 
-static bool line_render(struct view *v, const struct line *l, struct fmt_file *file, FILE *out)
+static bool line_render(struct view *v, const struct line *l, struct fmt_file *file)
 {
-	/* the lookups first: a warning they give comes before the line, not inside it */
-	bool ok = line_fill(v, l, file), any = false;
+	struct cli_buf *b = &v->buf;
+	size_t start;
+	bool ok = true, any = false;
 
-	fputs(l->prefix, out);
+	/* a lookup's warning comes before the line, not inside it */
+	cli_buf_hold(b);
+	cli_buf_add(b, l->prefix, l->prefix_len);
 	if (l->flags)
-		return flags_render(v, l, ok, file, out);
-	for (size_t k = 0; k < l->n; k++)
-		if (l->seg[k].d != NULL && v->st[k] != FMT_FIELD_NA)
-			any = true;
-	if (!any) {
-		/* a line whose every field is missing says so once */
-		fputs(NOT_AVAILABLE "\n", out);
-		return ok;
-	}
+		return flags_render(v, l, file);
+	start = b->len;
 	for (size_t k = 0; k < l->n; k++) {
 		const struct seg *s = &l->seg[k];
+		enum fmt_field_status st;
+		size_t at = b->len;
 
-		if (s->d == NULL)
-			fwrite(s->text, 1, s->len, out);
-		else if (v->st[k] == FMT_FIELD_NA)
-			fputs(NOT_AVAILABLE, out);
-		else if (s->d->out == FMT_OUT_STRING)
+		if (s->d == NULL) {
+			cli_buf_add(b, s->text, s->len);
+			continue;
+		}
+		st = fmt_field_put(s->d, file, b, FMT_PRINT_HUMAN);
+		if (st == FMT_FIELD_NA) {
+			ADD_LITERAL(b, NOT_AVAILABLE);
+			continue;
+		}
+		any = true;
+		if (st == FMT_FIELD_ERROR)
+			ok = false;
+		if (s->d->out == FMT_OUT_STRING)
 			/* a mount point or source with a space or a newline: quoted, as the File: line */
-			fputs(cli_quotearg(value(v, k), CLI_QS_SHELL_ESCAPE), out);
-		else
-			fputs(value(v, k), out);
+			quote_tail(b, at);
 	}
-	fputc('\n', out);
+	if (!any) {
+		/* a line whose every field is missing says so once */
+		b->len = start;
+		ADD_LITERAL(b, NOT_AVAILABLE);
+	}
+	cli_buf_addc(b, '\n');
 	return ok;
 }
 
@@ -506,12 +507,14 @@ bool view_render(struct view *v, struct fmt_file *file, FILE *out)
 	const struct fattrs_statx_buf *stx = file->stx;
 	bool ok;
 
+	cli_buf_pending(&v->buf, out);
 	if (v->started)
-		fputc('\n', out);
+		cli_buf_addc(&v->buf, '\n');
 	v->started = true;
-	ok = fmt_render(S_ISBLK(stx->stx_mode) || S_ISCHR(stx->stx_mode) ? v->gnu_dev : v->gnu,
-			file, out, "");
+	ok = fmt_render_buf(S_ISBLK(stx->stx_mode) || S_ISCHR(stx->stx_mode) ? v->gnu_dev : v->gnu,
+			    file, &v->buf, out);
 	for (size_t i = 0; i < v->n; i++)
-		ok &= line_render(v, &v->lines[i], file, out);
+		ok &= line_render(v, &v->lines[i], file);
+	cli_buf_write(&v->buf, out);
 	return ok;
 }

@@ -14,7 +14,7 @@
  * operand only when there is one before it, and popt with
  * POSIXMEHARDER on its result leaves exactly COMMAND [ARG]... over.
  * Input: the words of argv after argv[0], separated by NUL.
- * FUZZ_SOURCES: src/options.c src/msg.c src/inherit.c src/quote.c
+ * FUZZ_SOURCES: src/options.c src/msg.c src/buf.c src/inherit.c src/quote.c
  * FUZZ_LIBS: -lpopt
  */
 #include "config.h"

@@ -11,7 +11,7 @@
  * Ops 6 and 7 (byte % 8): an unsigned integer (cli_json_uint) and a
  * timestamp (cli_json_timespec); the object's end byte, '\n' or '\0'
  * (-0), comes from the op byte that ends it.
- * FUZZ_SOURCES: src/json.c
+ * FUZZ_SOURCES: src/json.c src/buf.c src/msg.c src/inherit.c src/quote.c src/quotearg.c src/parse.c
  */
 #include "config.h"
 

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A growing output buffer (cli.h: struct cli_buf) and the number
+ * formatting the tools' hot paths use instead of printf: xstat renders a
+ * file's whole default view, format or JSON object into one buffer, grown
+ * once and reused, and writes it with one fwrite().
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_buf_grow(struct cli_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	char *p;
+
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2)
+			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+		cap *= 2;
+	}
+	p = realloc(b->p, cap);
+	if (p == NULL)
+		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
+	b->p = p;
+	b->cap = cap;
+}
+
+static struct cli_buf *pending;
+static FILE *pending_out;
+
+void cli_buf_pending(struct cli_buf *b, FILE *out)
+{
+	pending = b;
+	pending_out = out;
+}
+
+void cli_buf_flush_pending(void)
+{
+	struct cli_buf *b = pending;
+	size_t n;
+
+	if (b == NULL || b->len == 0)
+		return;
+	n = b->holding && b->hold < b->len ? b->hold : b->len;
+	if (n == 0)
+		return;
+	(void)fwrite(b->p, 1, n, pending_out);
+	memmove(b->p, b->p + n, b->len - n);
+	b->len -= n;
+	if (b->holding)
+		b->hold -= n;
+}
+
+void cli_buf_free(struct cli_buf *b)
+{
+	if (pending == b)
+		pending = NULL;
+	free(b->p);
+	*b = (struct cli_buf){ 0 };
+}
+
+bool cli_buf_write(struct cli_buf *b, FILE *out)
+{
+	bool ok = b->len == 0 || fwrite(b->p, 1, b->len, out) == b->len;
+
+	b->len = 0;
+	b->holding = false;
+	return ok;
+}
+
+size_t cli_fmt_uint(char *end, uintmax_t v, unsigned int base)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *p = end;
+
+	if (base == 10) {
+		/* a constant divisor: a multiplication, not a division */
+		do {
+			*--p = (char)('0' + v % 10);
+			v /= 10;
+		} while (v != 0);
+		return (size_t)(end - p);
+	}
+	do {
+		*--p = digits[v % base];
+		v /= base;
+	} while (v != 0);
+	return (size_t)(end - p);
+}
+
+void cli_buf_add_uint(struct cli_buf *b, uintmax_t v, unsigned int base)
+{
+	char num[CLI_UINT_DIGITS];
+	size_t n = cli_fmt_uint(num + sizeof(num), v, base);
+
+	cli_buf_add(b, num + sizeof(num) - n, n);
+}
+
+void cli_buf_add_int(struct cli_buf *b, intmax_t v)
+{
+	if (v < 0) {
+		cli_buf_addc(b, '-');
+		cli_buf_add_uint(b, -(uintmax_t)v, 10);
+	} else {
+		cli_buf_add_uint(b, (uintmax_t)v, 10);
+	}
+}
+
+void cli_buf_pad(struct cli_buf *b, char c, size_t n)
+{
+	cli_buf_reserve(b, n);
+	memset(b->p + b->len, c, n);
+	b->len += n;
+}
+
+int cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	cli_buf_reserve(b, 64);
+	va_copy(aq, ap);
+	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, aq);
+	va_end(aq);
+	if (n >= 0 && (size_t)n >= b->cap - b->len) {
+		cli_buf_reserve(b, (size_t)n + 1);
+		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	}
+	if (n > 0)
+		b->len += (size_t)n;
+	return n;
+}
+
+int cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = cli_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+	return n;
+}
