@@ -58,12 +58,19 @@ _Static_assert(sizeof(indent) == LABEL_WIDTH + 2 + 1, "indent is LABEL_WIDTH + 2
 struct line_def {
 	const char *label;
 	const char *text;
+	/*
+	 * What the line says instead when every field of @text that @alt
+	 * does not name is not available (and some other field is).
+	 */
+	const char *alt;
 	const char *group;	/* a line of flags: every FMT_OUT_STATE field of @group */
 	bool all;		/* -a/--all only: the same again, for those who read hex */
 };
 
 static const struct line_def line_defs[] = {
-	{ .label = "Mount", .text = "%{mount_point} (%{fstype} from %{source}), id %{mnt_id}" },
+	{ .label = "Mount", .text = "%{mount_point} (%{fstype} from %{source}), id %{mnt_id}",
+	  /* a detached mount, or one mounted since the table was read and read again */
+	  .alt = "id %{mnt_id} (not in this namespace's mount table)" },
 	{ .label = "Mount options", .text = "%{mount_options}" },
 	{ .label = "Mount root", .text = "%{fsroot}", .all = true },
 	{ .label = "Unique mount id", .text = "%{mnt_id_unique}" },
@@ -88,6 +95,7 @@ struct seg {
 	const char *text;	/* literal: into the line's text */
 	size_t len;		/* a literal's length; a field's name's */
 	const struct fmt_directive *d;	/* NULL: literal */
+	bool in_alt;	/* a field the line's alternative names too */
 };
 
 struct line {
@@ -97,6 +105,7 @@ struct line {
 	bool flags;		/* a line of state words (seg: the fields, no literal) */
 	struct seg *seg;
 	size_t n;
+	size_t n_main;		/* seg[0, n_main): the text; seg[n_main, n): the alternative */
 };
 
 struct view {
@@ -275,6 +284,14 @@ static bool view_lines(struct view *v, bool all)
 		}
 		r = def->group != NULL ? line_group(l, def->group, all, used)
 				       : line_parse(l, def->text, all, used);
+		l->n_main = l->n;
+		if (r > 0 && def->alt != NULL) {
+			r = line_parse(l, def->alt, all, used);
+			for (size_t k = 0; k < l->n_main; k++)
+				for (size_t a = l->n_main; a < l->n; a++)
+					if (l->seg[k].d != NULL && l->seg[k].d == l->seg[a].d)
+						l->seg[k].in_alt = true;
+		}
 		if (r < 0)
 			goto done;
 		if (r == 0) {
@@ -291,6 +308,7 @@ static bool view_lines(struct view *v, bool all)
 		l = add_line(v, d->name);
 		if (l == NULL || !add_seg(l, (struct seg){ .d = d, .len = strlen(d->name) }))
 			goto done;
+		l->n_main = l->n;
 	}
 	ok = true;
 done:
@@ -460,19 +478,17 @@ static bool flags_render(struct view *v, const struct line *l, struct fmt_file *
 	return ok;
 }
 
-static bool line_render(struct view *v, const struct line *l, struct fmt_file *file)
+/*
+ * The pieces seg[@from, @to) of @l.  @any: a field was available; @own:
+ * one that the alternative does not name.  Returns: false if a lookup
+ * failed.
+ */
+static bool segs_render(struct cli_buf *b, const struct line *l, size_t from, size_t to,
+			struct fmt_file *file, bool *any, bool *own)
 {
-	struct cli_buf *b = &v->buf;
-	size_t start;
-	bool ok = true, any = false;
+	bool ok = true;
 
-	/* a lookup's warning comes before the line, not inside it */
-	cli_buf_hold(b);
-	cli_buf_add(b, l->prefix, l->prefix_len);
-	if (l->flags)
-		return flags_render(v, l, file);
-	start = b->len;
-	for (size_t k = 0; k < l->n; k++) {
+	for (size_t k = from; k < to; k++) {
 		const struct seg *s = &l->seg[k];
 		enum fmt_field_status st;
 		size_t at = b->len;
@@ -486,17 +502,39 @@ static bool line_render(struct view *v, const struct line *l, struct fmt_file *f
 			ADD_LITERAL(b, NOT_AVAILABLE);
 			continue;
 		}
-		any = true;
+		*any = true;
+		if (!s->in_alt)
+			*own = true;
 		if (st == FMT_FIELD_ERROR)
 			ok = false;
 		if (s->d->out == FMT_OUT_STRING)
 			/* a mount point or source with a space or a newline: quoted, as the File: line */
 			quote_tail(b, at);
 	}
+	return ok;
+}
+
+static bool line_render(struct view *v, const struct line *l, struct fmt_file *file)
+{
+	struct cli_buf *b = &v->buf;
+	size_t start;
+	bool ok, any = false, own = false;
+
+	/* a lookup's warning comes before the line, not inside it */
+	cli_buf_hold(b);
+	cli_buf_add(b, l->prefix, l->prefix_len);
+	if (l->flags)
+		return flags_render(v, l, file);
+	start = b->len;
+	ok = segs_render(b, l, 0, l->n_main, file, &any, &own);
 	if (!any) {
 		/* a line whose every field is missing says so once */
 		b->len = start;
 		ADD_LITERAL(b, NOT_AVAILABLE);
+	} else if (!own && l->n > l->n_main) {
+		/* only what the alternative names: it says it better */
+		b->len = start;
+		segs_render(b, l, l->n_main, l->n, file, &any, &own);
 	}
 	cli_buf_addc(b, '\n');
 	return ok;

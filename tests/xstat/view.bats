@@ -165,6 +165,18 @@ view_fields() {
 	assert_line --regexp "^ +Mount: '$BATS_TEST_TMPDIR/new'\\$'\\\\n''line' \\(tmpfs from plain\\), id [0-9]+\$"
 }
 
+@test "a mount the mount table does not list (lazily unmounted): the Mount line gives its id and says so" {
+	require_root "to mount a tmpfs in a private namespace"
+	run -0 unshare -m --propagation private bash -c '
+		mkdir -p m && mount -t tmpfs fattrs-gone m && echo x >m/f && cd m && umount -l "$OLDPWD/m" &&
+		xstat f && xstat -c "%{mnt_id} %{mount_point}" f && ! grep -q fattrs-gone /proc/self/mountinfo'
+	local id=${lines[-1]% -}
+	[[ $id =~ ^[0-9]+$ ]] || fail "%{mnt_id}: ${lines[-1]}"
+	assert_line "           Mount: id $id (not in this namespace's mount table)"
+	assert_line --regexp '^ +Mount options: not available$'
+	refute_output --partial 'not available (not available'
+}
+
 @test "a bind mount of a subdirectory: the view's mount is the bind, its root the subdirectory, as findmnt says" {
 	require_root "to mount in a private namespace"
 	require_cmd findmnt
