@@ -102,14 +102,20 @@ mounts_as() {
 	assert_all_gone
 }
 
+# cat_after STEP: on sshfs, write $D/f, run STEP (sshd_stop or sftp_kill),
+# then cat $D/f (20 s at most); prints what cat said and "cat: STATUS".
+cat_after() {
+	fs_run sshfs '
+		echo x >"$D/f"
+		'"$1"'
+		timeout 20 cat "$D/f" 2>&1
+		echo "cat: $?"'
+}
+
 # bats test_tags=mount
 @test "sshfs: after sshd_stop the mount fails at once, and cleanup still unmounts" {
 	fs_require sshfs
-	run -0 --separate-stderr fs_run sshfs '
-		echo x >"$D/f"
-		sshd_stop
-		timeout 20 cat "$D/f" 2>&1
-		echo "cat: $?"'
+	run -0 --separate-stderr cat_after sshd_stop
 	assert_line -n 1 'cat: 1'
 	assert_all_gone
 }
@@ -117,11 +123,7 @@ mounts_as() {
 # bats test_tags=mount
 @test "sshfs: sftp_kill kills the sftp-server, and the mount fails at once" {
 	fs_require sshfs
-	run -0 --separate-stderr fs_run sshfs '
-		echo x >"$D/f"
-		sftp_kill
-		timeout 20 cat "$D/f" 2>&1
-		echo "cat: $?"'
+	run -0 --separate-stderr cat_after sftp_kill
 	assert_line -n 1 'cat: 1'
 	assert_all_gone
 }
