@@ -128,15 +128,21 @@ cat_after() {
 	assert_all_gone
 }
 
+# stopped_daemon_aborted TYPE CMD: with TYPE's FUSE daemon stopped, CMD on
+# $D hangs (killed after 1 s), and cleanup still leaves nothing behind.
+stopped_daemon_aborted() {
+	fs_require "$1"
+	run -0 --separate-stderr fs_run "$1" '
+		fuse_stop
+		timeout -s KILL 1 '"$2"' "$D" >/dev/null 2>&1
+		echo "$?"'
+	assert_output 137
+	assert_all_gone
+}
+
 # bats test_tags=mount
 @test "sshfs: a stopped FUSE daemon is aborted by cleanup, not waited for" {
-	fs_require sshfs
-	run -0 --separate-stderr fs_run sshfs '
-		fuse_stop
-		timeout -s KILL 1 stat "$D" >/dev/null 2>&1
-		echo "stat: $?"'
-	assert_output 'stat: 137'
-	assert_all_gone
+	stopped_daemon_aborted sshfs stat
 }
 
 # bats test_tags=mount
@@ -146,13 +152,7 @@ cat_after() {
 
 # bats test_tags=mount
 @test "bindfs: a stopped daemon is aborted by cleanup, not waited for" {
-	fs_require bindfs
-	run -0 --separate-stderr fs_run bindfs '
-		fuse_stop
-		timeout -s KILL 1 ls "$D" >/dev/null 2>&1
-		echo "ls: $?"'
-	assert_output 'ls: 137'
-	assert_all_gone
+	stopped_daemon_aborted bindfs ls
 }
 
 # bats test_tags=mount
