@@ -4,8 +4,9 @@
 # Load it at the top of the file (after bats_require_minimum_version):
 #   load '../helpers/setfattrs'
 #
-#   setup_file             the helpers, and no parallel tests within the file
-#                          (its tests share fs.bash's images)
+#   setup_file             tests/helpers/mounts.bash's: common and fs, no
+#                          parallel tests within the file (its tests share
+#                          fs.bash's images), images made as tests need them
 #   setup                  the helpers (common, fs, fault), KFLAGS (the unit
 #                          test binary's CLI), the test's own temporary
 #                          directory as the working directory, then
@@ -14,16 +15,11 @@
 #                          the last run's stderr (run --separate-stderr) has
 #                          LINE exactly, or with --partial as part of a line
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
-}
+# setup_file and setup: tests/helpers/mounts.bash, images made as tests need them.
+MOUNT_TYPES=()
+load '../helpers/mounts'
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	load '../helpers/fault'
+mounts_setup_more() {
 	KFLAGS=$FATTRS_BUILDDIR/tests/unit/kflags
 	export KFLAGS
 	cd "$BATS_TEST_TMPDIR" || return

@@ -12,25 +12,19 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_setup_file # one test at a time, every FS_TYPES image prepared
+# setup_file and setup: tests/helpers/mounts.bash (every FS_TYPES image)
+load '../helpers/mounts'
+
+mounts_setup_file_more() {
 	# Two inputs of different sizes, with every byte value in them.
 	export A=$BATS_FILE_TMPDIR/a B=$BATS_FILE_TMPDIR/b
 	head -c 1048576 /dev/urandom >"$A"
 	head -c 777777 /dev/urandom >"$B"
 }
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	load '../helpers/fault'
+mounts_setup_more() {
 	# W: a directory of the test's own, so that listings show only FILE.
-	W=$BATS_TEST_TMPDIR/w
-	mkdir "$W"
-	cd "$W" || return 1
-	umask 022
+	mounts_workdir
 }
 
 # The content (checksum) and inode of FILE: equal before and after means

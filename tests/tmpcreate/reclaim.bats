@@ -13,20 +13,12 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_prepare ntfs-3g sshfs
-}
+# setup_file and setup: tests/helpers/mounts.bash
+MOUNT_TYPES=(ntfs-3g sshfs)
+load '../helpers/mounts'
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	load '../helpers/fault'
-	W=$BATS_TEST_TMPDIR/w
-	mkdir "$W"
-	cd "$W" || return 1
-	umask 022
+mounts_setup_more() {
+	mounts_workdir
 }
 
 # Every name in DIR (default .), dot files too, on one line.

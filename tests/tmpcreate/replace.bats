@@ -10,39 +10,17 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_setup_file
+# setup_file and setup: tests/helpers/mounts.bash
+load '../helpers/mounts'
+
+mounts_setup_more() {
+	load '../helpers/sysctl'
+	mounts_workdir
 }
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	load '../helpers/fault'
-	W=$BATS_TEST_TMPDIR/w
-	mkdir "$W"
-	cd "$W" || return 1
-	umask 022
-	SAVED_SYSCTL=()
-}
-
-# Sysctls are global (unshare -m does not isolate them): every one a test
-# changes is put back, whatever happened.
+# Sysctls are global: set_sysctl's changes are put back, whatever happened.
 teardown() {
-	local i
-	# Last change first: the first value saved is the one left.
-	for ((i = ${#SAVED_SYSCTL[@]} - 1; i >= 0; i--)); do
-		sysctl -q -w "${SAVED_SYSCTL[i]}" >/dev/null 2>&1 || :
-	done
-}
-
-# NAME VALUE: set the sysctl for this test only (root).
-set_sysctl() {
-	local old
-	old=$(sysctl -n "$1") || skip "cannot read $1"
-	SAVED_SYSCTL+=("$1=$old")
-	sysctl -q -w "$1=$2" >/dev/null || skip "cannot set $1"
+	sysctl_restore
 }
 
 # `ls -A` of the current directory on one line.

@@ -10,16 +10,11 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	export BATS_NO_PARALLELIZE_WITHIN_FILE=true
-}
+# setup_file and setup: tests/helpers/mounts.bash (images made as tests need them)
+MOUNT_TYPES=()
+load '../helpers/mounts'
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	load '../helpers/fault'
+mounts_setup_more() {
 	load '../helpers/stat-compat'
 	export -f make_fixtures
 	cd "$BATS_TEST_TMPDIR" || return

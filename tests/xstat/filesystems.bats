@@ -9,15 +9,10 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_setup_file
-}
+# setup_file and setup: tests/helpers/mounts.bash (every FS_TYPES image)
+load '../helpers/mounts'
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
+mounts_setup_more() {
 	load '../helpers/stat-compat'
 	stat_compat_setup
 	export -f same_as_gnu make_fixtures

@@ -11,15 +11,10 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_setup_file
-}
+# setup_file and setup: tests/helpers/mounts.bash (every FS_TYPES image)
+load '../helpers/mounts'
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
+mounts_setup_more() {
 	require_cmd findmnt xfs_io lsattr chattr getfattr setfattr
 	export GNU_STAT=${GNU_STAT:-/usr/bin/stat}
 }
