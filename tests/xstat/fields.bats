@@ -212,6 +212,24 @@ mount_fields() {
 	assert_line --index 2 "clear clear 0"
 }
 
+@test "ext4: the flags only xfs keeps read unsupported (file_setattr drops them, as xfs_io finds); -a lists them so" {
+	fs_require ext4
+	run -0 --separate-stderr fs_run ext4 '
+		cd "$D" || exit 1
+		touch f
+		# realtime, nosymlinks, nodefrag, extsize, filestream, cowextsize: each accepted and
+		# dropped (KERNEL.md 2.5), xfs_io reads none of them back; sync (s) is kept
+		xfs_io -c "chattr +r" -c "chattr +n" -c "chattr +f" -c "chattr +e" -c "chattr +S" -c "chattr +C" \
+			-c "chattr +s" -c "lsattr -v" f
+		xstat -c "%{realtime} %{nosymlinks} %{nodefrag} %{extsize} %{filestream} %{cowextsize} %{prealloc} %{hasattr} %{sync} %{nodump}" f
+		xstat -a f
+	'
+	assert_line --index 0 --regexp "^\[sync\] "
+	assert_line --index 1 "unsupported unsupported unsupported unsupported unsupported unsupported unsupported unsupported set clear"
+	assert_line --regexp "^ +unsupported: .*realtime"
+	refute_line --regexp "^ +(Kernel flags: )?clear: .*(realtime|extsize|nodefrag|hasattr)"
+}
+
 @test "unsupported: ramfs keeps no flags, tmpfs cannot compress, a symlink has no user xattrs; projid is '-' there" {
 	fs_require ramfs
 	run -0 --separate-stderr fs_run ramfs '
