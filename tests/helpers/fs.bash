@@ -35,8 +35,8 @@
 # $SRV is the directory behind $MNT (sshfs*, bindfs: the directory served;
 # overlay*: the upper layer) and $SD is $D there: the server side, read
 # without the client.  fs_ls lists $SD for sshfs* and bindfs.  SCRIPT may
-# call sshfs_mount, sshd_stop, sshd_start, sftp_kill, fuse_stop, fuse_cont
-# and fuse_abort (described at _FS_INNER).
+# call sshfs_mount, sshd_stop, sshd_start, sftp_kill, fuse_stop, fuse_cont,
+# fuse_abort, fuse_settle and srv_ls (described at _FS_INNER).
 #   FS_LOWER=SCRIPT0 fs_run overlay SCRIPT   SCRIPT0 runs before the overlay
 #                  is mounted, in $D of the lower layer (copy-up tests)
 #   FS_SFTP_ARGS='-P hardlink' fs_run sshfs SCRIPT   options of
@@ -180,6 +180,10 @@ _fs_ssh_keys() {
 #                   request to $MNT then waits; fuse_cont resumes it
 #   fuse_abort      abort the FUSE connection of $MNT (what cleanup does to a
 #                   dead mount): waiting requests fail with ENOTCONN
+#   fuse_settle     wait until the FUSE daemons have answered every request
+#                   (libfuse removes a .fuse_hidden* name only then)
+#   srv_ls [DIR]    ls -A of $SD (or DIR) once they have: what a program
+#                   left on the server side after it exited
 # FS_PID is the FUSE daemon of $MNT, SSHD_PID the listening sshd, SSHD_PORT
 # its port.
 # shellcheck disable=SC2016
@@ -303,6 +307,39 @@ fuse_abort() {
 	[[ -e $ctl/${dev#*:}/abort ]] ||
 		mount -t fusectl fusectl "$ctl" 2>/dev/null || :
 	echo 1 >"$ctl/${dev#*:}/abort"
+}
+
+# fuse_settle: wait until the FUSE daemons of the mounts of the test ($MNT and
+# those of sshfs_mount; sshfs*, bindfs) have answered every request the
+# kernel queued for them (the "waiting" count of each connection reads 0).
+# libfuse renames a file unlinked while open to .fuse_hidden* and removes
+# it when it handles the RELEASE of the file, which the kernel sends in the
+# background after the last close(2) -- also after the process has
+# exited.  So the server side shows what a program left only once its
+# daemon is done.  A stopped daemon is not waited for; fails after 10 s.
+fuse_settle() {
+	local mp dev ctl=/sys/fs/fuse/connections i p
+	case $FS_TYPE in sshfs* | bindfs) ;; *) return 0 ;; esac
+	for p in "$FS_PID" "${FS_EXTRA_PIDS[@]}"; do
+		[[ $(awk "{print \$3}" /proc/"$p"/stat 2>/dev/null) == T ]] && return 0
+	done
+	for mp in "$MNT" "${FS_EXTRA_MNTS[@]}"; do
+		dev=$(_fs_dev_of "$mp") || continue
+		[[ -e $ctl/${dev#*:}/waiting ]] ||
+			mount -t fusectl fusectl "$ctl" 2>/dev/null || :
+		for ((i = 0; i < 1000; i++)); do
+			[[ $(cat "$ctl/${dev#*:}/waiting" 2>/dev/null) == 0 ]] && break
+			sleep 0.01
+		done
+		((i < 1000)) || { echo "fuse_settle: $mp: requests still waiting after 10 s" >&2; return 1; }
+	done
+}
+
+# srv_ls [DIR]: ls -A of DIR ($SD; $D where there is no server side)
+# once the FUSE daemons have settled (fuse_settle).
+srv_ls() {
+	fuse_settle
+	ls -A "${1:-${SD:-$D}}"
 }
 
 _fs_umount() {
@@ -445,7 +482,7 @@ rc=$?
 # The listing: on the server side where there is one (a dead or stopped
 # server must not hang it), else through the mount.
 case $FS_TYPE in
-sshfs* | bindfs) ls -A "$SD" >"$FS_LS" 2>&1 ;;
+sshfs* | bindfs) srv_ls "$SD" >"$FS_LS" 2>&1 ;;
 *) ls -A "$D" >"$FS_LS" 2>&1 ;;
 esac
 case $FS_TYPE in

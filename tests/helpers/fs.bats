@@ -155,6 +155,41 @@ stopped_daemon_aborted() {
 	stopped_daemon_aborted bindfs ls
 }
 
+# A file unlinked while open is renamed .fuse_hidden* by libfuse, and
+# removed when the daemon handles its RELEASE, which the kernel sends in
+# the background after the last close.  The daemon is slowed down here
+# (strace delays its system calls): a plain ls of the server just after the
+# close still sees the hidden name; srv_ls, and the listing fs_ls shows,
+# wait for the daemon (fuse_settle), and see what was really left.
+# bats test_tags=mount
+@test "bindfs: srv_ls and fs_ls wait for the FUSE daemon: a file closed after its unlink is not shown" {
+	require_cmd strace
+	fs_require bindfs
+	run -0 --separate-stderr fs_run bindfs '
+		echo x >"$D/f"
+		echo y >"$D/kept"
+		exec 3<"$D/f"
+		rm "$D/f"
+		strace -qq -f -o /dev/null -e inject=close,unlink,unlinkat:delay_enter=300000 \
+			$(printf -- "-p %s " $(ls /proc/$FS_PID/task)) 3<&- &
+		sp=$!
+		for ((i = 0; i < 500; i++)); do
+			grep -q "^TracerPid:[[:space:]]*[1-9]" /proc/$FS_PID/status && break
+			sleep 0.01
+		done
+		exec 3<&-
+		echo "ls: $(ls -A "$SD" | sed "s/^\.fuse_hidden.*/HIDDEN/" | tr "\n" " ")"
+		echo "srv_ls: $(srv_ls | tr "\n" " ")"
+		exec 3<"$D/kept"
+		rm "$D/kept"
+		exec 3<&-
+		kill $sp; wait $sp || :'
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\n' 'ls: HIDDEN kept ' 'srv_ls: kept ')"
+	assert_equal "$(fs_ls)" ""
+	assert_all_gone
+}
+
 # bats test_tags=mount
 @test "overlay: mounts over tmpfs layers, writes go to the upper layer" {
 	mounts_as overlay overlay

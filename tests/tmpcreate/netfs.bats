@@ -44,7 +44,7 @@ probe_truth_on() {
 	run -0 --separate-stderr fs_run "$type" '
 		tmpcreate --probe --json "$D" |
 			jq -r "[.o_tmpfile, .link, .rename_noreplace, .hard_links, .user_xattr, .method] | map(tostring) | join(\" \")"
-		echo "left: $(ls -A "$D") $([[ -z $SD ]] || ls -A "$SD")"
+		echo "left: $(ls -A "$D") $([[ -z $SD ]] || srv_ls)"
 		# What the operations do.
 		if xfs_io -T -c "pwrite -q 0 1" "$D" 2>/dev/null; then
 			t=true
@@ -114,7 +114,7 @@ modes_on() {
 		tmpcreate -n -o G <<<four; echo "-n on G: $? $(cat "$SD/G")"
 		tmpcreate --scratch -- sh -c "echo s >&\$TMPCREATE_FD; cat \"\$TMPCREATE_FILE\""
 		echo "scratch: $?"
-		ls -A "${SD:-.}"'
+		srv_ls'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' 'file 600' 'dir 700' 'dry run makes nothing' \
 		"tmpcreate: created 'F' with method $method" \
@@ -209,7 +209,7 @@ modes_on() {
 		kill $sp; wait $sp
 		grep -c rename "$T"
 		grep -v "^[0-9]* *rename[a-z0-9]*(\"[^\"]*\.tmpcreate\.[^\"]*\", \"[^\"]*/F\")" "$T" >&2
-		ls -A "$SD"'
+		srv_ls'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' 'F: new' 1 F)"
 }
@@ -250,9 +250,9 @@ modes_on() {
 	FS_SFTP_ARGS='-P posix-rename' run -0 --separate-stderr fs_run sshfs '
 		cd "$D"
 		echo old >F
-		tmpcreate -b -o F <<<new; echo "no FILE~ before: $? $(cat "$SD/F") | $(ls -A "$SD" | tr "\n" " ")"
+		tmpcreate -b -o F <<<new; echo "no FILE~ before: $? $(cat "$SD/F") | $(srv_ls | tr "\n" " ")"
 		rm -f F~ && echo older >F~
-		tmpcreate -b -o F <<<new; echo "an older FILE~: $? $(cat "$SD/F") $(cat "$SD/F~") | $(ls -A "$SD" | tr "\n" " ")"'
+		tmpcreate -b -o F <<<new; echo "an older FILE~: $? $(cat "$SD/F") $(cat "$SD/F~") | $(srv_ls | tr "\n" " ")"'
 	assert_equal "$stderr" "$(printf "tmpcreate: cannot write 'F': Operation not permitted\n%.0s" 1 2)"
 	assert_output "$(printf '%s\n' 'no FILE~ before: 1 old | F ' 'an older FILE~: 1 old older | F F~ ')"
 }
@@ -268,10 +268,10 @@ backup_over_own_link_on() {
 		echo old >F
 		ln F F~
 		tmpcreate -b -o F <<<new; echo "exit $?"
-		echo "$(cat "$SD/F") $(cat "$SD/F~") | $(ls -A "$SD" | tr "\n" " ")"
+		echo "$(cat "$SD/F") $(cat "$SD/F~") | $(srv_ls | tr "\n" " ")"
 		ln F F~2
 		tmpcreate --backup=~2 -o F <<<newer; echo "exit $?"
-		echo "$(cat "$SD/F") $(cat "$SD/F~2") | $(ls -A "$SD" | tr "\n" " ")"'
+		echo "$(cat "$SD/F") $(cat "$SD/F~2") | $(srv_ls | tr "\n" " ")"'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' 'exit 0' 'new old | F F~ ' 'exit 0' 'newer new | F F~ F~2 ')"
 }
@@ -313,7 +313,7 @@ backup_race_on() {
 		[[ -e $SD/F~ ]] || echo "writer 1 never made F~"
 		tmpcreate -b -o F <<<N2; echo "writer 2: $?"
 		wait $w1; echo "writer 1: $? $(cat "$BATS_TEST_TMPDIR/w1.err")"
-		echo "$(cat "$SD/F") $(cat "$SD/F~") | $(ls -A "$SD" | tr "\n" " ")"'
+		echo "$(cat "$SD/F") $(cat "$SD/F~") | $(srv_ls | tr "\n" " ")"'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' 'writer 2: 0' "writer 1: 1 tmpcreate: cannot write 'F': Input/output error" 'N2 A | F F~ ')"
 }
@@ -346,7 +346,7 @@ backup_race_on() {
 		cat "$BATS_TEST_TMPDIR"/err.* | sort | uniq -c
 		s=$(sha1sum <"$SD/F")
 		if [[ -n ${who[$s]-} ]]; then echo "F is one writer"; else echo "F is a mix"; fi
-		ls -A "$SD"'
+		srv_ls'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' '      1 exit 0' '      7 exit 1' \
 		"      7 tmpcreate: cannot write 'F': File exists" 'F is one writer' F)"
@@ -374,14 +374,14 @@ sigterm_on() {
 		done
 		kill -TERM $pid
 		wait $pid
-		echo "-o: $? $(cat "${SD:-$D}/F") $(ls -A "${SD:-$D}" | tr "\n" " ")"
+		echo "-o: $? $(cat "${SD:-$D}/F") $(srv_ls | tr "\n" " ")"
 		exec 4>&-
 		tmpcreate --scratch -- sh -c "echo x >&\$TMPCREATE_FD; touch \"\$BATS_TEST_TMPDIR/up\"; exec sleep 100" &
 		pid=$!
 		for ((i = 0; i < 500; i++)); do [[ -e $BATS_TEST_TMPDIR/up ]] && break; sleep 0.02; done
 		kill -TERM $pid
 		wait $pid
-		echo "--scratch: $? $(ls -A "${SD:-$D}" | tr "\n" " ")"'
+		echo "--scratch: $? $(srv_ls | tr "\n" " ")"'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' '-o: 143 old F ' '--scratch: 143 F ')"
 }
@@ -431,7 +431,7 @@ sigkill_on() {
 			elif [[ $s != "${sum[$cur]}" ]]; then
 				echo "round $n: F is neither the old nor the new content"
 			fi
-			for f in $(ls -A "${SD:-.}"); do
+			for f in $(srv_ls); do
 				[[ $f == F || $f == .tmpcreate.* ]] || echo "round $n: left: $f"
 			done
 			[[ $FS_TYPE != overlay* || $(ls -A) == F ]] || echo "round $n: left on overlay: $(ls -A)"

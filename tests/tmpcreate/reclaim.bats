@@ -274,10 +274,10 @@ backup_renames_fail() {
 		echo old >F
 		(ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
 			-e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 tmpcreate -v -o F <<<new || :) 2>/dev/null
-		echo "server after kill: $(ls -A "$SD" | sed "s/^\.tmpcreate\.[A-Za-z0-9]\{10\}$/HIDDEN/" | tr "\n" " ")"
+		echo "server after kill: $(srv_ls | sed "s/^\.tmpcreate\.[A-Za-z0-9]\{10\}$/HIDDEN/" | tr "\n" " ")"
 		echo "F: $(cat F)"
 		tmpcreate -v -o F <<<newer
-		echo "server after the next run: $(ls -A "$SD" | tr "\n" " ")"
+		echo "server after the next run: $(srv_ls | tr "\n" " ")"
 		echo "F: $(cat F)"'
 	assert_output "$(printf '%s\n' 'server after kill: HIDDEN F ' 'F: old' 'server after the next run: F ' 'F: newer')"
 	assert_equal "${stderr_lines[0]}" "tmpcreate: replaced 'F' with method named (O_TMPFILE is not supported here: Operation not supported)"
@@ -310,15 +310,15 @@ backup_renames_fail() {
 		tmpcreate -o F <<<mine && echo "mine: $(cat F)"
 		# Read on the server: this client caches the size F had.
 		wait $opid && echo "theirs: $(cat "$SD/F")"
-		echo "server: $(ls -A "$SD" | tr "\n" " ")"
+		echo "server: $(srv_ls | tr "\n" " ")"
 		# Dead: killed in its rename; left alone here, reclaimed there.
 		(other env ASAN_OPTIONS="$FAULT_ASAN_OPTIONS" strace -f -qq -o /dev/null \
 			-e inject=rename,renameat,renameat2:signal=SIGKILL:when=1 \
 			tmpcreate -o "$M2/${D##*/}/F" <<<theirs2 || :) 2>/dev/null
 		tmpcreate -o F <<<mine2
-		echo "after our run: $(ls -A "$SD" | sed "s/^\.tmpcreate\..*/HIDDEN/" | tr "\n" " ") $(cat "$SD/F")"
+		echo "after our run: $(srv_ls | sed "s/^\.tmpcreate\..*/HIDDEN/" | tr "\n" " ") $(cat "$SD/F")"
 		other tmpcreate -o "$M2/${D##*/}/F" <<<theirs3
-		echo "after their run: $(ls -A "$SD" | tr "\n" " ") $(cat "$SD/F")"'
+		echo "after their run: $(srv_ls | tr "\n" " ") $(cat "$SD/F")"'
 	assert_output "$(printf '%s\n' 'their hidden file: yes' 'mine: mine' 'theirs: theirs' 'server: F ' \
 		'after our run: HIDDEN F  mine2' 'after their run: F  theirs3')"
 }
@@ -353,7 +353,7 @@ backup_renames_fail() {
 			wait $!
 			kill $spid; wait $spid 2>/dev/null
 		done
-		echo "F: $(cat "$SD/F"); server: $(ls -A "$SD" | tr "\n" " ")"'
+		echo "F: $(cat "$SD/F"); server: $(srv_ls | tr "\n" " ")"'
 	assert_output "$(printf '%s\n' 'default: F missing on the server: 0' '-b: F missing on the server: 0' \
 		'--preserve=mode: F missing on the server: 0' 'F: new --preserve=mode; server: F F~ ')"
 }
