@@ -258,13 +258,24 @@ static const char *state_word(int v)
 	return v == 1 ? "set" : v == 0 ? "clear" : v == 2 ? "invalid" : "unknown";
 }
 
-/* What @p's filesystem offers for the fattrs flags, probed once per device. */
+/*
+ * What @p's filesystem offers for the fattrs flags, probed once per device;
+ * for a file not stat'ed (want_nostat()): user xattrs, no native word, no
+ * overlayfs, as on every filesystem mounted then.
+ */
 static int caps_entry_for(struct setfattrs_control *ctl, const struct plan *p, const struct caps_entry **ret)
 {
+	static const struct caps_entry nostat_caps = {
+		.caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE } };
 	struct caps_entry *c;
 	struct fattrs_fcaps caps;
 	struct statfs sfs;
 	int r;
+
+	if (p->mode == 0) {
+		*ret = &nostat_caps;
+		return 0;
+	}
 
 	for (size_t i = 0; i < ctl->ncaps; i++) {
 		if (ctl->caps[i].dev == p->dev) {
@@ -383,20 +394,22 @@ static bool mounts_keep_trusted(void)
 }
 
 /*
- * Whether the files named on the command line can go without a stat of
- * their own: only kernel flags change, and nothing needs the file's type
- * or device before the change (no '=', -v, -n, --json, -R, --reference),
- * and the read-back policy does not need the device either: every mount
- * is of a type that keeps nodump, noatime and sync or refuses them, so
- * after the first change of each in the run was read back, the later ones
- * are trusted whatever filesystem a file is on.  The library pins each
- * file with an O_PATH open and never opens a device or a fifo; the type is
- * asked only when a change fails, for the message.
+ * Whether a file (named, or met by -R) can go without a stat of its own:
+ * nothing needs the file's type or device before the change (no '=', -v,
+ * -n, --json, --reference), and neither the read-back policy nor the
+ * fattrs flags need the device: every mount is of a type that keeps
+ * nodump, noatime and sync or refuses them, so after the first change of
+ * each in the run was read back, the later ones are trusted whatever
+ * filesystem a file is on; and none of those types has a native attribute
+ * word or is overlayfs, so a fattrs flag is its user.* xattr everywhere
+ * (a filesystem without user xattrs says EOPNOTSUPP, a file type that
+ * cannot carry one EPERM).  The library pins each file with an O_PATH
+ * open and never opens a device or a fifo; the type is asked only when a
+ * change fails, for the message.
  */
 static bool want_nostat(struct setfattrs_control *ctl)
 {
-	if (!ctl->kops || ctl->fops || ctl->ops.assign || ctl->recursive || ctl->verbose ||
-	    ctl->dry_run || ctl->json || ctl->reference != NULL)
+	if (ctl->ops.assign || ctl->verbose || ctl->dry_run || ctl->json || ctl->reference != NULL)
 		return false;
 	if (ctl->nostat < 0)
 		ctl->nostat = mounts_keep_trusted();
@@ -603,6 +616,12 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 	if (r == 0) {
 		p->state[i] = ST_APPLIED;
 		return true;
+	}
+	/* Not stat'ed: its type, for the message (a missing file is said so here). */
+	if (!plan_stat(ctl, p)) {
+		p->state[i] = ST_FAILED;
+		p->failed = true;
+		return false;
 	}
 	/* --reference: a flag this file cannot carry is left out. */
 	if (ctl->reference != NULL && p->on[i] &&
@@ -918,6 +937,8 @@ planned:
 						&before) == 0;
 
 		ok = fflags_apply(ctl, &p);
+		if (p.unstat)
+			return false;
 		if (restore)
 			overlay_restore(ctl, &p, &before);
 		ok = ok && !p.failed;
@@ -955,7 +976,7 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 {
 	struct setfattrs_control *ctl = arg;
 
-	if (!S_ISREG(e->st->st_mode) && !S_ISDIR(e->st->st_mode))
+	if (!S_ISREG(e->type) && !S_ISDIR(e->type))
 		return 0;
 	if (ctl->dir_serial != e->dir_serial) {
 		if (fchdir(e->dirfd) < 0) {
@@ -988,7 +1009,7 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	bool ok;
 	int fd, r;
 
-	if (want_nostat(ctl))
+	if (!ctl->recursive && want_nostat(ctl))
 		return setfattrs_file(ctl, AT_FDCWD, file, file, NULL, ctl->nofollow);
 	if (fstatat(AT_FDCWD, file, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
 		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
@@ -1005,7 +1026,8 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	}
 	ctl->ok = true;
 	ctl->operand = file;
-	r = fattrs_walk(fd, file, ctl->one_fs ? FATTRS_WALK_XDEV : 0, walk_entry, walk_error, ctl);
+	r = fattrs_walk(fd, file, (ctl->one_fs ? FATTRS_WALK_XDEV : 0) | (want_nostat(ctl) ? FATTRS_WALK_LAZY : 0),
+			walk_entry, walk_error, ctl);
 	(void)close(fd);
 	(void)back_home(ctl);
 	if (r < 0 && r != -ESTALE) {
@@ -1306,7 +1328,7 @@ int main(int argc, const char **argv)
 {
 	struct setfattrs_control ctl = { .cap_immutable = -1, .nostat = -1 };
 	const char **popt_argv, **files, **rest;
-	int popt_argc, rc;
+	int popt_argc, rc, procfd = -1;
 	bool ok = true;
 
 	cli_init(argv[0]);
@@ -1364,8 +1386,24 @@ int main(int argc, const char **argv)
 			cli_die(CLI_EXIT_FAILURE, errno, _("cannot open the working directory"));
 	}
 
+	/*
+	 * Each file's kernel flags are read and written through its pinned
+	 * descriptor's /proc/self/fd link: one name looked up in this
+	 * directory instead of four (a missing /proc: the library's own way).
+	 */
+	if (ctl.kops) {
+		procfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (procfd >= 0 && fattrs_kattr_set_procfd(procfd) < 0) {
+			(void)close(procfd);
+			procfd = -1;
+		}
+	}
 	for (size_t i = 0; files[i] != NULL; i++)
 		ok &= setfattrs_operand(&ctl, files[i]);
+	if (procfd >= 0) {
+		(void)fattrs_kattr_set_procfd(-1);
+		(void)close(procfd);
+	}
 	if (ctl.recursive)
 		(void)close(ctl.cwd);
 	rc = ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;

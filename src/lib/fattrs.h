@@ -609,6 +609,7 @@ int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount
 /* fattrs_walk() flags. */
 enum {
 	FATTRS_WALK_XDEV = 1 << 0,	/* do not enter directories on other filesystems */
+	FATTRS_WALK_LAZY = 1 << 1,	/* no stat of names the directory says are no directory */
 };
 
 /* What a fattrs_walk_fn returns to go on but not enter this directory. */
@@ -619,7 +620,10 @@ enum {
  * @dirfd:      the directory it is in (valid during the call only)
  * @name:       its name there (one component)
  * @path:       the root as given, then the names down to it, for messages
- * @st:         its fstatat(2) with AT_SYMLINK_NOFOLLOW
+ * @st:         its fstatat(2) with AT_SYMLINK_NOFOLLOW; NULL under FATTRS_WALK_LAZY
+ *              for a name whose directory entry says what it is, other than a
+ *              directory (its d_type, which @type then holds)
+ * @type:       its type (S_IFMT bits): from @st, or from the directory entry
  * @dir_serial: changes whenever @dirfd is another directory, or reopened
  * @depth:      1 for the root's entries
  */
@@ -628,6 +632,7 @@ struct fattrs_walk_entry {
 	const char *name;
 	const char *path;
 	const struct stat *st;
+	mode_t type;
 	unsigned long dir_serial;
 	size_t depth;
 };
@@ -642,7 +647,7 @@ typedef void (*fattrs_walk_err_fn)(const char *path, int err, void *arg);
  * before their contents.
  * @dirfd: the root directory (not visited itself; not closed)
  * @root:  its name, the start of every entry's @path
- * @flags: FATTRS_WALK_XDEV, or 0
+ * @flags: FATTRS_WALK_XDEV, FATTRS_WALK_LAZY, or 0
  * @fn:    called for each entry
  * @err:   called for each directory that cannot be read or entered
  *         (-EACCES, ...); may be NULL

@@ -253,6 +253,30 @@ void fattrs_kattr_force_no_proc(bool on)
 	proc_state = on ? 0 : -1;
 }
 
+/* The caller's /proc/self/fd (fattrs_kattr_set_procfd()), or -1. */
+static int procfd = -1;
+
+int fattrs_kattr_set_procfd(int fd)
+{
+	struct statfs sfs;
+
+	if (fd >= 0 && (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC))
+		return -EINVAL;
+	procfd = fd;
+	return 0;
+}
+
+/* Where the pinned descriptor's magic link is: @t->proc from *@dfd. */
+static const char *proc_link(const struct target *t, int *dfd)
+{
+	if (procfd >= 0) {
+		*dfd = procfd;
+		return t->proc + sizeof("/proc/self/fd/") - 1;
+	}
+	*dfd = AT_FDCWD;
+	return t->proc;
+}
+
 /* "/proc/self/fd/N" into @buf (sizeof(struct target.proc)): per file, so no printf. */
 static void proc_fd_path(char *buf, int fd)
 {
@@ -354,12 +378,16 @@ static int target_fd(struct target *t)
 		t->fd = t->pfd;
 		return t->fd;
 	}
-	if (S_ISDIR(t->mode))
+	if (S_ISDIR(t->mode)) {
 		t->fd = openat(t->pfd, ".", flags | O_DIRECTORY);
-	else if (proc_usable())
-		t->fd = open(t->proc, flags);
-	else
+	} else if (procfd >= 0 || proc_usable()) {
+		int dfd;
+		const char *link = proc_link(t, &dfd);
+
+		t->fd = openat(dfd, link, flags);
+	} else {
 		return t->fd = reopen_by_path(t, flags);
+	}
 	return t->fd >= 0 ? t->fd : negerrno();
 }
 
@@ -407,9 +435,8 @@ static int xflags_where(struct target *t, int *dfd, const char **path, unsigned 
 		*at = AT_EMPTY_PATH;
 		return 0;
 	}
-	if (proc_usable()) {
-		*dfd = AT_FDCWD;
-		*path = t->proc;
+	if (procfd >= 0 || proc_usable()) {
+		*path = proc_link(t, dfd);
 		return 0;
 	}
 	r = target_identify(t);

@@ -236,6 +236,20 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 			      struct fattrs_kchange *ret_dropped);
 
 /**
+ * fattrs_kattr_set_procfd() - a descriptor of the caller's /proc/self/fd
+ * directory, through which a change reaches the file it pinned: a lookup
+ * of one name ("N", the pinned descriptor's number) instead of the four
+ * of "/proc/self/fd/N", for each of the read and the write.
+ * @fd: opened by the caller with O_RDONLY|O_DIRECTORY (and O_CLOEXEC), kept
+ *      open while it changes flags, and used only by the process that
+ *      opened it (after fork(2) it is the parent's table); -1 to stop
+ *      using it, before it is closed.
+ *
+ * Returns: 0, or -EINVAL if @fd is no procfs directory (then nothing changes).
+ */
+int fattrs_kattr_set_procfd(int fd);
+
+/**
  * fattrs_kattr_force_ioctl() - for tests: act as if file_getattr(2) and
  * file_setattr(2) were missing (@on), or detect them again (!@on).  Not
  * for tools: the system call is always the better path where it exists.

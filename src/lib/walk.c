@@ -24,7 +24,7 @@
 
 /* One directory being walked: its remaining names, and who it is. */
 struct level {
-	char *names;		/* NUL-separated names, "." and ".." left out */
+	char *names;		/* each name's d_type byte, then the name and its NUL; "." and ".." left out */
 	size_t len, pos;	/* bytes in names; where the next name starts */
 	dev_t dev;
 	ino_t ino;
@@ -67,11 +67,11 @@ static int read_names(int fd, struct level *l)
 			off += d->d_reclen;
 			if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 				continue;
-			if (l->len + nl + 1 > cap) {
+			if (l->len + nl + 2 > cap) {
 				size_t ncap = cap == 0 ? 4096 : cap * 2;
 				char *p;
 
-				while (ncap < l->len + nl + 1)
+				while (ncap < l->len + nl + 2)
 					ncap *= 2;
 				p = realloc(l->names, ncap);
 				if (p == NULL) {
@@ -82,8 +82,9 @@ static int read_names(int fd, struct level *l)
 				l->names = p;
 				cap = ncap;
 			}
-			memcpy(l->names + l->len, d->d_name, nl + 1);
-			l->len += nl + 1;
+			l->names[l->len] = (char)d->d_type;
+			memcpy(l->names + l->len + 1, d->d_name, nl + 1);
+			l->len += nl + 2;
 		}
 	}
 }
@@ -179,6 +180,7 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 		struct level *l = &w.lv[w.depth - 1];
 		struct fattrs_walk_entry e;
 		const char *name;
+		unsigned char dtype;
 		int child, c;
 
 		if (l->pos >= l->len) {
@@ -197,12 +199,29 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 			}
 			continue;
 		}
-		name = l->names + l->pos;
-		l->pos += strlen(name) + 1;
+		dtype = (unsigned char)l->names[l->pos];
+		name = l->names + l->pos + 1;
+		l->pos += strlen(name) + 2;
 		w.path[l->pathlen] = '\0';
 		r = path_set(&w, l->pathlen, name);
 		if (r < 0)
 			goto out;
+		/*
+		 * What the directory says a name is, where the caller does not
+		 * need a stat of what is not a directory: never entered, so the
+		 * directory entry's type is enough.
+		 */
+		if ((flags & FATTRS_WALK_LAZY) && dtype != DT_UNKNOWN && dtype != DT_DIR) {
+			e = (struct fattrs_walk_entry){ .dirfd = w.fd, .name = name, .path = w.path, .st = NULL,
+							.type = DTTOIF(dtype), .dir_serial = w.serial,
+							.depth = w.depth };
+			c = fn(&e, arg);
+			if (c < 0) {
+				r = c;
+				goto out;
+			}
+			continue;
+		}
 		if (fstatat(w.fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			/* Gone since it was listed: not an error. */
 			if (errno != ENOENT && err != NULL)
@@ -210,7 +229,7 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 			continue;
 		}
 		e = (struct fattrs_walk_entry){ .dirfd = w.fd, .name = name, .path = w.path, .st = &st,
-						.dir_serial = w.serial, .depth = w.depth };
+						.type = st.st_mode & S_IFMT, .dir_serial = w.serial, .depth = w.depth };
 		c = fn(&e, arg);
 		if (c < 0) {
 			r = c;

@@ -4,7 +4,9 @@
 # (strace -c leaves out file_getattr/file_setattr, which Debian 12's strace
 # prints as syscall_0x1d4/0x1d5): a kernel flag on files named on the
 # command line costs the pin (an O_PATH open), file_getattr, file_setattr
-# and close, and no stat of setfattrs' own; devices and fifos are still
+# and close, and no stat of setfattrs' own; a fattrs flag costs the
+# opposite's getxattr and the setxattr (a clear: one removexattr); -R takes a
+# regular file's type from its directory entry; devices and fifos are still
 # never opened, and every error still names its file.
 # bats file_tags=setfattrs,strace
 
@@ -100,4 +102,87 @@ require_trusted_mounts() {
 		umount ov'
 	assert_line --index 0 'stat 3'
 	assert_line --index 1 'get 4'
+}
+
+@test "+offline on N files named: 2 calls per file (the opposite's getxattr, setxattr), -offline 1 (removexattr), no stat" {
+	require_root "mount tmpfs"
+	require_trusted_mounts
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && seq -f "f%02g" 30 | xargs touch || exit 1
+		for op in +offline -offline; do
+			for n in 10 30; do
+				FAULT_NOTRACE= trace_run ../t$n setfattrs $op $(seq -f "f%02g" $n) || exit 1
+				echo "$op $n calls $(grep -E "^[0-9]+ +[a-z_0-9]+\(" ../t$n | grep -cvE "^[0-9]+ +(mmap|munmap|mprotect|madvise|mremap|brk)\(")"
+				echo "$op $n stat $(grep -cE "(newfstatat|stat|lstat|statx)\(AT_FDCWD, \"f[0-9]+\"" ../t$n)"
+				echo "$op $n xattr $(grep -cE "^[0-9]+ +(l?getxattr|l?setxattr|l?removexattr)\(\"f[0-9]+\"" ../t$n)"
+				[[ $op == -offline ]] || setfattrs -offline f* || exit 1
+			done
+		done
+		getfattr -n user.fattr.offline f01 2>&1 | grep -c "^user.fattr.offline" || :'
+	local c10 c30
+	c10=$(sed -n 's/^+offline 10 calls //p' <<<"$output") c30=$(sed -n 's/^+offline 30 calls //p' <<<"$output")
+	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "2.0"
+	c10=$(sed -n 's/^-offline 10 calls //p' <<<"$output") c30=$(sed -n 's/^-offline 30 calls //p' <<<"$output")
+	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "1.0"
+	assert_line '+offline 10 stat 0'
+	assert_line '+offline 30 stat 0'
+	assert_line '+offline 30 xattr 60'
+	assert_line '-offline 30 stat 0'
+	assert_line '-offline 30 xattr 30'
+	# the last -offline cleared them
+	assert_line --index 12 '0'
+}
+
+@test "-R: no stat of a regular file met (its directory entry's type is enough): +nodump 4 calls per file, +offline 2" {
+	require_root "mount tmpfs"
+	require_trusted_mounts
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		mkdir "$D/t10" "$D/t30" && (cd "$D/t10" && seq -f "f%02g" 10 | xargs touch) &&
+			(cd "$D/t30" && seq -f "f%02g" 30 | xargs touch) || exit 1
+		cd "$D" || exit 1
+		for op in +nodump +offline; do
+			for n in 10 30; do
+				FAULT_NOTRACE= trace_run ../r$n setfattrs -R $op t$n || exit 1
+				echo "$op $n calls $(grep -E "^[0-9]+ +[a-z_0-9]+\(" ../r$n | grep -cvE "^[0-9]+ +(mmap|munmap|mprotect|madvise|mremap|brk)\(")"
+				echo "$op $n stat $(grep -cE "(newfstatat|stat|lstat|statx)\([0-9]+, \"f[0-9]+\"" ../r$n)"
+			done
+		done
+		lsattr t30/f30 | cut -c1-22; getfattr -n user.fattr.offline t30/f30 2>&1 | grep -c "^user.fattr.offline"'
+	local c10 c30
+	c10=$(sed -n 's/^+nodump 10 calls //p' <<<"$output") c30=$(sed -n 's/^+nodump 30 calls //p' <<<"$output")
+	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "4.0"
+	c10=$(sed -n 's/^+offline 10 calls //p' <<<"$output") c30=$(sed -n 's/^+offline 30 calls //p' <<<"$output")
+	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "2.0"
+	assert_line '+nodump 30 stat 0'
+	assert_line '+offline 30 stat 0'
+	assert_line --index 8 --regexp '^-+d-+$'
+	assert_line --index 9 '1'
+}
+
+@test "fattrs flags without a stat of their own: a fifo, a device, a symlink with -h, a missing file, an opposite and ramfs named as before, the rest done, exit 1" {
+	require_root "make a device node, mount ramfs"
+	require_trusted_mounts
+	fs_require tmpfs
+	run -1 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch a b opp && mkfifo fifo && mknod null c 1 3 && ln -s a lnk &&
+			setfattr -n user.fattr.pinned -v 1 opp && mkdir r && mount -t ramfs r r && touch r/x || exit 1
+		trace_run ../t setfattrs +offline fifo null missing opp a r/x || echo "rc=$?"
+		setfattrs -h +offline lnk b || echo "rc=$?"
+		setfattrs -offline fifo missing a || echo "rc=$?"
+		grep -cE "(newfstatat|stat|lstat|statx)\(AT_FDCWD, \"a\"" ../t
+		getfattr -n user.fattr.offline a b 2>&1 | grep -c "^user.fattr.offline"
+		umount r; exit 1'
+	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'offline' on 'fifo': a fifo cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
+	assert_equal "${stderr_lines[1]}" "setfattrs: cannot set 'offline' on 'null': a character device cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
+	assert_equal "${stderr_lines[2]}" "setfattrs: cannot stat 'missing': No such file or directory"
+	assert_equal "${stderr_lines[3]}" "setfattrs: cannot set 'offline' on 'opp': its opposite 'pinned' is set; '-pinned +offline' clears it first"
+	assert_equal "${stderr_lines[4]}" "setfattrs: cannot set 'offline' on 'r/x': the ramfs filesystem has neither user xattrs nor a native attribute word"
+	assert_equal "${stderr_lines[5]}" "setfattrs: cannot set 'offline' on 'lnk': a symbolic link cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
+	assert_equal "${stderr_lines[6]}" "setfattrs: cannot clear 'offline' on 'fifo': a fifo cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
+	assert_equal "${stderr_lines[7]}" "setfattrs: cannot stat 'missing': No such file or directory"
+	assert_equal "${#stderr_lines[@]}" 8
+	# a: set, then cleared; b set; a was not stat'ed
+	assert_equal "${lines[*]}" "rc=1 rc=1 rc=1 0 1"
 }

@@ -861,14 +861,25 @@ static uint32_t xflags_of(const char *name)
  * without (then a regular file is reopened by path and checked, or a
  * directory through ".").
  */
-static void test_kattr_change__pinned(bool no_proc)
+static void test_kattr_change__pinned(bool no_proc, bool use_procfd)
 {
 	struct fattrs_kchange c = { .xset = FS_XFLAG_NOATIME };
 	struct fattrs_kchange d = { .xset = FS_XFLAG_NODUMP };
-	const char *how = no_proc ? "without /proc" : "with /proc";
-	int done = 0, r, fds = open_fds();
+	const char *how = no_proc ? "without /proc" : use_procfd ? "through a /proc/self/fd descriptor" : "with /proc";
+	int done = 0, r, fds = open_fds(), pfd = -1;
 
 	fattrs_kattr_force_no_proc(no_proc);
+	if (use_procfd) {
+		pfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		is_int(fattrs_kattr_set_procfd(topfd), -EINVAL, "%s: a directory not of procfs is refused as /proc/self/fd",
+		       mode_name());
+		if (pfd < 0 || fattrs_kattr_set_procfd(pfd) != 0) {
+			tap_ok(false, "%s: open /proc/self/fd and use it: %s", mode_name(), strerror(errno));
+			skip_n(3, "no /proc/self/fd");
+			goto out;
+		}
+		fds++;
+	}
 	if (!make_file("f") || !make_file("g") || linkat(topfd, "f", topfd, "orig", 0) < 0 ||
 	    fattrs_kattr_change(topfd, "g", 0, 0, &d, NULL) != 1) {
 		tap_ok(false, "%s: make f, g with nodump, and orig (a link to f): %s", mode_name(), strerror(errno));
@@ -885,6 +896,10 @@ static void test_kattr_change__pinned(bool no_proc)
 	is_int(open_fds(), fds, "%s %s: no descriptor is left open", mode_name(), how);
 out:
 	fattrs_kattr_force_no_proc(false);
+	if (pfd >= 0) {
+		(void)fattrs_kattr_set_procfd(-1);
+		(void)close(pfd);
+	}
 	(void)unlinkat(topfd, "orig", 0);
 	(void)unlinkat(topfd, "g", 0);
 	left_only("f", NULL);
@@ -914,8 +929,9 @@ static void run_paths(void)
 	test_kattr_change__immutable_holds();
 	test_kattr_change__immutable_order();
 	test_kattr_change__per_filesystem();
-	test_kattr_change__pinned(false);
-	test_kattr_change__pinned(true);
+	test_kattr_change__pinned(false, false);
+	test_kattr_change__pinned(true, false);
+	test_kattr_change__pinned(false, true);
 }
 
 /* ------------------------------------------------------- driver mode */
