@@ -80,11 +80,25 @@ size_t cli_fmt_uint(char *end, uintmax_t v, unsigned int base)
 	char *p = end;
 
 	if (base == 10) {
-		/* a constant divisor: a multiplication, not a division */
-		do {
-			*--p = (char)('0' + v % 10);
-			v /= 10;
-		} while (v != 0);
+		/* two digits a step, by a constant divisor (a multiplication) */
+		static const char pairs[] =
+			"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+			"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+			"8081828384858687888990919293949596979899";
+
+		while (v >= 100) {
+			unsigned int r = (unsigned int)(v % 100);
+
+			v /= 100;
+			p -= 2;
+			memcpy(p, pairs + 2 * r, 2);
+		}
+		if (v >= 10) {
+			p -= 2;
+			memcpy(p, pairs + 2 * v, 2);
+		} else {
+			*--p = (char)('0' + v);
+		}
 		return (size_t)(end - p);
 	}
 	do {
@@ -114,6 +128,8 @@ void cli_buf_add_int(struct cli_buf *b, intmax_t v)
 
 void cli_buf_pad(struct cli_buf *b, char c, size_t n)
 {
+	if (n == 0)
+		return;
 	cli_buf_reserve(b, n);
 	memset(b->p + b->len, c, n);
 	b->len += n;

@@ -295,6 +295,8 @@ static inline void cli_buf_reserve(struct cli_buf *b, size_t n)
 
 static inline void cli_buf_add(struct cli_buf *b, const void *s, size_t n)
 {
+	if (n == 0)
+		return;	/* nothing to copy, and maybe nowhere yet: memcpy() wants a buffer */
 	cli_buf_reserve(b, n);
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
@@ -347,14 +349,15 @@ void cli_json_begin_buf(struct cli_json *j, struct cli_buf *buf);
  */
 void cli_json_key(struct cli_json *j, const char *key);
 /*
- * The same for a key of @len bytes known to need no escape (printable
- * ASCII but '"' and '\\', cli_json_plain()): a table's names, checked once.
+ * A key written once and kept: @text is ',"KEY":' (@len bytes; the comma
+ * is left out before the first member), KEY known to need no escape
+ * (printable ASCII but '"' and '\\': cli_json_plain()).
  */
-void cli_json_key_plain(struct cli_json *j, const char *key, size_t len);
+void cli_json_key_raw(struct cli_json *j, const char *text, size_t len);
 bool cli_json_plain(const char *s);
 /*
  * The values, each after its @key; a NULL @key: the key was written just
- * before (cli_json_key(), cli_json_key_plain()).
+ * before (cli_json_key(), cli_json_key_raw()).
  * A string; bytes that are not valid UTF-8 make it an array of byte values.
  */
 void cli_json_str(struct cli_json *j, const char *key, const char *value);

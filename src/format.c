@@ -1263,15 +1263,26 @@ static const struct fmt_directive field_fattrs_other =
 static struct fmt_directive fields[sizeof(fields_head) / sizeof(fields_head[0]) + FATTRS_KFLAGS_MAX + 1 +
 				   FATTRS_NFFLAGS];
 static size_t n_fields;
-/* Per field: the length of its name as a JSON key that needs no escape (0: it needs one). */
-static uint8_t key_len[sizeof(fields) / sizeof(fields[0])];
+/*
+ * Per field, its JSON key made once (',"name":', and ',"name_str":' for
+ * FMT_F_ID), for cli_json_key_raw(); length 0: the name needs an escape
+ * (or is too long), and cli_json_key() writes it.
+ */
+struct json_key {
+	uint8_t len, str_len;
+	char text[72], str[72];
+};
+static struct json_key json_keys[sizeof(fields) / sizeof(fields[0])];
 
 static void keys_init(void)
 {
 	for (size_t i = 0; i < n_fields; i++) {
-		size_t n = strlen(fields[i].name);
+		struct json_key *k = &json_keys[i];
 
-		key_len[i] = cli_json_plain(fields[i].name) && n < 64 ? (uint8_t)n : 0;
+		if (!cli_json_plain(fields[i].name) || strlen(fields[i].name) > 60)
+			continue;
+		k->len = (uint8_t)snprintf(k->text, sizeof(k->text), ",\"%s\":", fields[i].name);
+		k->str_len = (uint8_t)snprintf(k->str, sizeof(k->str), ",\"%s_str\":", fields[i].name);
 	}
 }
 
@@ -2366,8 +2377,8 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 		r = d->get(f, d, &v);
 		ok &= r != V_ERR;
 		/* the key, then the value (NULL key: written already) */
-		if (key_len[pos - 1] != 0)
-			cli_json_key_plain(&j, d->name, key_len[pos - 1]);
+		if (json_keys[pos - 1].len != 0)
+			cli_json_key_raw(&j, json_keys[pos - 1].text, json_keys[pos - 1].len);
 		else
 			cli_json_key(&j, d->name);
 		if (r != V_OK) {
@@ -2400,18 +2411,14 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 			}
 		}
 		if (d->flags & FMT_F_ID) {
-			char key[64];
-			size_t n = strlen(d->name);
+			if (json_keys[pos - 1].str_len != 0) {
+				cli_json_key_raw(&j, json_keys[pos - 1].str, json_keys[pos - 1].str_len);
+			} else {
+				char key[80];
 
-			/* NAME_str: the names are the table's, short */
-			if (n > sizeof(key) - sizeof("_str"))
-				n = sizeof(key) - sizeof("_str");
-			memcpy(key, d->name, n);
-			memcpy(key + n, "_str", sizeof("_str"));
-			if (key_len[pos - 1] != 0)
-				cli_json_key_plain(&j, key, n + 4);
-			else
+				snprintf(key, sizeof(key), "%s_str", d->name);
 				cli_json_key(&j, key);
+			}
 			if (r != V_OK)
 				cli_json_null(&j, NULL);
 			else

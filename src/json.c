@@ -197,13 +197,14 @@ void cli_json_key(struct cli_json *j, const char *key)
 	putc_(j, ':');
 }
 
-void cli_json_key_plain(struct cli_json *j, const char *key, size_t len)
+void cli_json_key_raw(struct cli_json *j, const char *text, size_t len)
 {
-	char comma = j->first ? 0 : ',';
-
-	j->first = false;
-	put_plain(j, comma, key, len);
-	putc_(j, ':');
+	if (j->first) {
+		text++;
+		len--;
+		j->first = false;
+	}
+	put(j, text, len);
 }
 
 bool cli_json_plain(const char *s)
