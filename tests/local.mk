@@ -107,6 +107,7 @@ EXTRA_DIST += \
 	tests/helpers/setfattrs.bash \
 	tests/helpers/sysctl.bash \
 	tests/helpers/mounts.bash \
+	tests/helpers/races.bash \
 	tests/helpers/stat-compat.bash
 
 # ---- libFuzzer targets: tests/fuzz/NAME.c with its seeds in tests/fuzz/corpus/NAME/,

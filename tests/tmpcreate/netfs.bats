@@ -24,6 +24,7 @@ setup() {
 	load '../helpers/common'
 	load '../helpers/fs'
 	load '../helpers/fault'
+	load '../helpers/races'
 }
 
 # ------------------------------------------------------------ --probe
@@ -330,26 +331,7 @@ backup_race_on() {
 
 # bats test_tags=mount
 @test "sshfs: 8 racing writers with -n on a missing FILE: one succeeds, the others are refused" {
-	fs_require sshfs
-	run -0 --separate-stderr fs_run sshfs '
-		out() { yes "writer $1" | head -c 100000; }
-		declare -A who
-		for i in 1 2 3 4 5 6 7 8; do who[$(out $i | sha1sum)]=$i; done
-		cd "$D"
-		pids=()
-		for i in 1 2 3 4 5 6 7 8; do
-			out $i | tmpcreate -n -o F 2>"$BATS_TEST_TMPDIR/err.$i" &
-			pids[i]=$!
-		done
-		for i in 1 2 3 4 5 6 7 8; do wait ${pids[i]}; echo "exit $?"; done >"$BATS_TEST_TMPDIR/rcs"
-		sort "$BATS_TEST_TMPDIR/rcs" | uniq -c
-		cat "$BATS_TEST_TMPDIR"/err.* | sort | uniq -c
-		s=$(sha1sum <"$SD/F")
-		if [[ -n ${who[$s]-} ]]; then echo "F is one writer"; else echo "F is a mix"; fi
-		srv_ls'
-	assert_equal "$stderr" ""
-	assert_output "$(printf '%s\n' '      1 exit 0' '      7 exit 1' \
-		"      7 tmpcreate: cannot write 'F': File exists" 'F is one writer' F)"
+	race_noclobber_on sshfs 100000
 }
 
 # ------------------------------------------------------------ signals

@@ -23,6 +23,7 @@ mounts_setup_file_more() {
 }
 
 mounts_setup_more() {
+	load '../helpers/races'
 	# W: a directory of the test's own, so that listings show only FILE.
 	mounts_workdir
 }
@@ -372,32 +373,6 @@ race_on() {
 		ls -A'
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' '      8 exit 0' 'F is one writer' F)"
-}
-
-# TYPE: 8 writers with -n and no FILE yet: exactly one succeeds, the
-# others fail with File exists, and FILE is the winner's output.
-race_noclobber_on() {
-	local type=$1
-	fs_require "$type"
-	run -0 --separate-stderr fs_run "$type" '
-		out() { yes "writer $1" | head -c 400000; }
-		declare -A who
-		for i in 1 2 3 4 5 6 7 8; do who[$(out $i | sha1sum)]=$i; done
-		cd "$D"
-		pids=()
-		for i in 1 2 3 4 5 6 7 8; do
-			out $i | tmpcreate -n -o F 2>"$BATS_TEST_TMPDIR/err.$i" &
-			pids[i]=$!
-		done
-		for i in 1 2 3 4 5 6 7 8; do wait ${pids[i]}; echo "exit $?"; done >"$BATS_TEST_TMPDIR/rcs"
-		sort "$BATS_TEST_TMPDIR/rcs" | uniq -c
-		cat "$BATS_TEST_TMPDIR"/err.* | sort | uniq -c
-		s=$(sha1sum <F)
-		if [[ -n ${who[$s]-} ]]; then echo "F is one writer"; else echo "F is a mix"; fi
-		ls -A'
-	assert_equal "$stderr" ""
-	assert_output "$(printf '%s\n' '      1 exit 0' '      7 exit 1' \
-		"      7 tmpcreate: cannot write 'F': File exists" 'F is one writer' F)"
 }
 
 @test "8 racing writers: FILE is exactly one writer's complete output" {
