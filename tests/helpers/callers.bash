@@ -32,6 +32,7 @@ nowhere_to_read() {
 	local p=$BATS_TEST_TMPDIR/nowhere-to-read.fifo rc=0
 	rm -f "$p"
 	mkfifo "$p"
+	# shellcheck disable=SC2094  # a reader opened only to let the writer open
 	exec 4<>"$p" 5>"$p"
 	exec 4<&-
 	"$@" >&5 || rc=$?

@@ -38,5 +38,6 @@ bash_complete() {
 
 # fish_complete 'line': what fish offers, "candidate<TAB>description" per line.
 fish_complete() {
+	# shellcheck disable=SC2016  # fish expands $argv
 	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/${COMP_TOOL:-tmpcreate}.fish" "$1"
 }

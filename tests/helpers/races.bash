@@ -10,6 +10,8 @@
 #       stacked types FILE and the listing are read on the server side ($SD,
 #       srv_ls: once the FUSE daemon has answered every request)
 
+# The fs_run script is single-quoted on purpose: it expands inside.
+# shellcheck disable=SC2016
 race_noclobber_on() {
 	local type=$1
 	fs_require "$type"
@@ -29,6 +31,7 @@ race_noclobber_on() {
 		s=$(sha1sum <"${SD:-$D}/F")
 		if [[ -n ${who[$s]-} ]]; then echo "F is one writer"; else echo "F is a mix"; fi
 		srv_ls'
+	# shellcheck disable=SC2154  # $stderr is set by run --separate-stderr
 	assert_equal "$stderr" ""
 	assert_output "$(printf '%s\n' '      1 exit 0' '      7 exit 1' \
 		"      7 tmpcreate: cannot write 'F': File exists" 'F is one writer' F)"

@@ -27,6 +27,7 @@ teardown() {
 	require_dev_full
 	touch f g
 	run -1 --separate-stderr to_full chmod -v +x g
+	# shellcheck disable=SC2154  # $stderr is set by run --separate-stderr
 	assert_equal "$stderr" "chmod: write error: No space left on device"
 	run -1 --separate-stderr to_full setfattrs -v +offline f
 	assert_equal "$stderr" "setfattrs: write error: No space left on device"

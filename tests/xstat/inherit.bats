@@ -26,6 +26,7 @@ teardown() {
 @test "stdout on /dev/full: 'write error: No space left on device', exit 1, in every mode, as GNU stat" {
 	require_dev_full
 	run -1 --separate-stderr to_full stat f
+	# shellcheck disable=SC2154  # $stderr is set by run --separate-stderr
 	assert_equal "$stderr" "stat: write error: No space left on device"
 	local m
 	for m in "${MODES[@]}"; do
