@@ -350,3 +350,27 @@ help_directives() {
 		"$FATTRS_SRCDIR/README.md" "$FATTRS_SRCDIR/.ci/run" ||
 		fail "a second package list in README.md or .ci/run"
 }
+
+@test "every command a test requires (require_cmd) comes from a package of .ci/packages, or an Essential one" {
+	# The package of each command; a command newly required needs a row here and
+	# its package in .ci/packages, or a fresh machine set up as the README
+	# says skips that test (shellcheck and python3 were missing).
+	local -A pkg=(
+		[chattr]=e2fsprogs [lsattr]=e2fsprogs [findmnt]=util-linux [setpriv]=util-linux
+		[unshare]=util-linux [getfacl]=acl [setfacl]=acl [getfattr]=attr [setfattr]=attr
+		[fish]=fish [zsh]=zsh [groff]=groff-base [lexgrog]=man-db [jq]=jq [python3]=python3
+		[shellcheck]=shellcheck [strace]=strace [valgrind]=valgrind [xfs_io]=xfsprogs
+		[localedef]=Essential [timeout]=Essential
+	)
+	local listed c missing=()
+	listed=$(sed 's/#.*//' "$FATTRS_SRCDIR/.ci/packages" | tr -s ' \t' '\n\n')
+	for c in $(grep -rhoE 'require_cmd( [A-Za-z0-9_.+-]+)+' "$FATTRS_SRCDIR/tests" \
+			--include='*.bats' --include='*.bash' | sed 's/^require_cmd //' | tr ' ' '\n' | sort -u); do
+		if [[ -z ${pkg[$c]-} ]]; then
+			missing+=("$c (no row in this test)")
+		elif [[ ${pkg[$c]} != Essential ]] && ! grep -qx "${pkg[$c]}" <<<"$listed"; then
+			missing+=("$c (${pkg[$c]} not in .ci/packages)")
+		fi
+	done
+	((${#missing[@]} == 0)) || fail "required by tests, not installed by the README's set-up: ${missing[*]}"
+}
