@@ -102,6 +102,10 @@ struct kept_entry {
 struct setfattrs_control {
 	bool dry_run, json, list, nofollow, one_fs, recursive, silent, verbose;
 	const char *reference;	/* --reference=RFILE */
+	/* After "--", the first word that looked like an operation but was none (taken as a file). */
+	const char *not_op;
+	int not_op_r;
+	struct fattrs_flagops_error not_op_e;
 	struct fattrs_flagops ops;
 	bool kops;		/* some kernel flag is named or '=' was given */
 	bool fops;		/* some fattrs flag is named or '=' was given */
@@ -1156,10 +1160,10 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 	}
 	if (!ctl->json) {
 		if (file != NULL)
-			printf("%-18s %-6s %-20s %-5s %-9s %s\n", "FLAG", "LETTER", "STORED", "STATE", "SUPPORTED",
+			printf("%-18s %-6s %-25s %-7s %-9s %s\n", "FLAG", "LETTER", "STORED", "STATE", "SUPPORTED",
 			       "DESCRIPTION");
 		else
-			printf("%-18s %-6s %-20s %s\n", "FLAG", "LETTER", "STORED", "DESCRIPTION");
+			printf("%-18s %-6s %-25s %s\n", "FLAG", "LETTER", "STORED", "DESCRIPTION");
 	}
 	for (size_t i = 0; i < nk; i++) {
 		const struct fattrs_kflag *f = krow(i);
@@ -1188,10 +1192,10 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 			list_row_json(f->name, f->letter, "kernel", kstored(f), f->readonly, f->description, state,
 				      support);
 		} else if (file != NULL) {
-			printf("%-18s %-6c %-20s %-5s %-9s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
+			printf("%-18s %-6c %-25s %-7s %-9s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
 			       state, support, f->description);
 		} else {
-			printf("%-18s %-6c %-20s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
+			printf("%-18s %-6c %-25s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
 			       f->description);
 		}
 	}
@@ -1209,10 +1213,10 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 		if (ctl->json)
 			list_row_json(fi->name, '\0', "fattrs", fi->xattr, false, fi->description, state, support);
 		else if (file != NULL)
-			printf("%-18s %-6c %-20s %-5s %-9s %s\n", fi->name, '-', fi->xattr, state, support,
+			printf("%-18s %-6c %-25s %-7s %-9s %s\n", fi->name, '-', fi->xattr, state, support,
 			       fi->description);
 		else
-			printf("%-18s %-6c %-20s %s\n", fi->name, '-', fi->xattr, fi->description);
+			printf("%-18s %-6c %-25s %s\n", fi->name, '-', fi->xattr, fi->description);
 	}
 	fattrs_fflags_release(&ff);
 	return CLI_EXIT_OK;
@@ -1286,6 +1290,10 @@ static void split_args(struct setfattrs_control *ctl, int argc, const char **arg
 				continue;
 			if (!dashdash)
 				bad_operation(w, r, &e);
+			/* A file, unless no operation comes at all: then a mistyped one (see main()). */
+			ctl->not_op = w;
+			ctl->not_op_r = r;
+			ctl->not_op_e = e;
 		} else if (!dashdash && nfiles > 0 && (w[0] == '+' || w[0] == '=' || (w[0] == '-' && w[1] != '\0'))) {
 			cli_usage_error(_("operation %s after the file %s: give every operation before the files (a file named so: ./%s)"),
 					cli_quote(w), cli_quote(files[0]), w);
@@ -1372,6 +1380,8 @@ int main(int argc, const char **argv)
 	}
 	if (ctl.reference != NULL && !fattrs_flagops_empty(&ctl.ops))
 		cli_usage_error(_("--reference takes no operations"));
+	if (ctl.reference == NULL && fattrs_flagops_empty(&ctl.ops) && ctl.not_op != NULL)
+		bad_operation(ctl.not_op, ctl.not_op_r, &ctl.not_op_e);
 	if (ctl.reference == NULL && fattrs_flagops_empty(&ctl.ops))
 		cli_usage_error(_("missing operation: give +FLAG, -FLAG or =FLAG,... ('%s --list' lists every flag)"),
 				program_name);

@@ -128,6 +128,39 @@ Try 'setfattrs --help' for more information."
 	assert_equal "${#lines[@]}" 2
 }
 
+@test "after --, a mistyped operation with no operation anywhere is named, not taken for a file" {
+	touch f
+	run -1 --separate-stderr setfattrs -- -nodump,-offline f
+	stderr_has --partial "unknown flag '-offline' in '-nodump,-offline'; did you mean 'offline'?"
+	run -1 --separate-stderr setfattrs -- +nodump,,offline f
+	stderr_has --partial "invalid operation '+nodump,,offline'"
+	# With an operation (or --reference) it is the first file, as the man page says.
+	run -1 --separate-stderr setfattrs +d -- -nodump,bogus
+	stderr_has "setfattrs: cannot stat '-nodump,bogus': No such file or directory"
+	run -1 --separate-stderr setfattrs --reference=f -- -nodump,bogus
+	stderr_has --partial "'-nodump,bogus': No such file or directory"
+}
+
+# Each column of a --list table starts where its heading does, on every row.
+list_aligned() {
+	local head=${lines[0]} word col l
+	for word in "$@"; do
+		col=${head%%"$word"*}
+		col=${#col}
+		for l in "${lines[@]:1}"; do
+			[[ ${l:col-1:1} == ' ' && ${l:col:1} != ' ' ]] || fail "not under $word (column $col): '$l'"
+		done
+	done
+}
+
+@test "--list and --list FILE: every column lines up under its heading, read-only and fattrs rows too" {
+	touch f
+	run -0 setfattrs --list
+	list_aligned LETTER STORED DESCRIPTION
+	run -0 setfattrs --list f
+	list_aligned LETTER STORED STATE SUPPORTED DESCRIPTION
+}
+
 @test "tmpfs: =LIST makes the flags exactly LIST; '=' alone clears every one" {
 	require_cmd getfattr lsattr
 	fs_require tmpfs
