@@ -135,6 +135,13 @@ void cli_buf_pad(struct cli_buf *b, char c, size_t n)
 	b->len += n;
 }
 
+/*
+ * What printf makes beyond this goes straight to the stream of a pending
+ * buffer (cli_buf_pending()) instead of into memory: "%2147483647n" is
+ * 2 GiB of spaces, which GNU stat streams out with a few kilobytes.
+ */
+#define DIRECT_MIN ((size_t)1 << 20)
+
 int cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
@@ -144,10 +151,19 @@ int cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
 	va_copy(aq, ap);
 	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, aq);
 	va_end(aq);
-	if (n >= 0 && (size_t)n >= b->cap - b->len) {
-		cli_buf_reserve(b, (size_t)n + 1);
-		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	if (n >= 0 && (size_t)n < b->cap - b->len) {
+		b->len += (size_t)n;
+		return n;
 	}
+	/* Too long for memory (or for an int: EOVERFLOW), with a stream to go to. */
+	if ((n < 0 || (size_t)n >= DIRECT_MIN) && b == pending && pending_out != NULL && !b->holding) {
+		(void)cli_buf_write(b, pending_out);
+		return vfprintf(pending_out, fmt, ap);
+	}
+	if (n < 0)
+		return n;
+	cli_buf_reserve(b, (size_t)n + 1);
+	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
 	if (n > 0)
 		b->len += (size_t)n;
 	return n;
