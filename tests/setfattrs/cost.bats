@@ -35,6 +35,14 @@ require_trusted_mounts() {
 	done
 }
 
+# assert_per_file OP CALLS: the output's "OP 10 calls N" and "OP 30 calls M"
+# lines (a trace of 10 files and one of 30) differ by CALLS per file ("4.0").
+assert_per_file() {
+	local c10 c30
+	c10=$(sed -n "s/^$1 10 calls //p" <<<"$output") c30=$(sed -n "s/^$1 30 calls //p" <<<"$output")
+	assert_equal "$1: $(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "$1: $2"
+}
+
 @test "+nodump on N files named: 4 calls per file (O_PATH pin, file_getattr, file_setattr, close), no stat" {
 	require_root "mount tmpfs"
 	require_trusted_mounts
@@ -120,11 +128,8 @@ require_trusted_mounts() {
 			done
 		done
 		getfattr -n user.fattr.offline f01 2>&1 | grep -c "^user.fattr.offline" || :'
-	local c10 c30
-	c10=$(sed -n 's/^+offline 10 calls //p' <<<"$output") c30=$(sed -n 's/^+offline 30 calls //p' <<<"$output")
-	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "2.0"
-	c10=$(sed -n 's/^-offline 10 calls //p' <<<"$output") c30=$(sed -n 's/^-offline 30 calls //p' <<<"$output")
-	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "1.0"
+	assert_per_file +offline 2.0
+	assert_per_file -offline 1.0
 	assert_line '+offline 10 stat 0'
 	assert_line '+offline 30 stat 0'
 	assert_line '+offline 30 xattr 60'
@@ -150,11 +155,8 @@ require_trusted_mounts() {
 			done
 		done
 		lsattr t30/f30 | cut -c1-22; getfattr -n user.fattr.offline t30/f30 2>&1 | grep -c "^user.fattr.offline"'
-	local c10 c30
-	c10=$(sed -n 's/^+nodump 10 calls //p' <<<"$output") c30=$(sed -n 's/^+nodump 30 calls //p' <<<"$output")
-	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "4.0"
-	c10=$(sed -n 's/^+offline 10 calls //p' <<<"$output") c30=$(sed -n 's/^+offline 30 calls //p' <<<"$output")
-	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "2.0"
+	assert_per_file +nodump 4.0
+	assert_per_file +offline 2.0
 	assert_line '+nodump 30 stat 0'
 	assert_line '+offline 30 stat 0'
 	assert_line --index 8 --regexp '^-+d-+$'
