@@ -5,7 +5,10 @@ TEST_EXTENSIONS = .bats
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 AM_LOG_DRIVER_FLAGS = --comments
 BATS_LOG_DRIVER = $(LOG_DRIVER)
-BATS_LOG_COMPILER = $(BATS)
+# The tests start with the signals they send at their default disposition,
+# whatever the suite inherited (nohup, a background job's SIGINT and SIGQUIT):
+# a test that wants one ignored says so itself (env --ignore-signal).
+BATS_LOG_COMPILER = env --default-signal=HUP,INT,QUIT,TERM,PIPE,CHLD $(BATS)
 AM_BATS_LOG_FLAGS = --tap
 AM_BATS_LOG_DRIVER_FLAGS = --comments --ignore-exit
 # check_printf=0: AddressSanitizer's printf interceptor warns on glibc's I flag (xstat -c %IC, as GNU stat).
