@@ -1252,6 +1252,8 @@ static void bad_operation(const char *w, int r, const struct fattrs_flagops_erro
  * them): volatile, so that the stores are not dropped as never read.
  */
 static const char **volatile split_files, **volatile split_popt_argv;
+/* The same for the option context: a usage error exits with it in use. */
+static volatile poptContext main_pc;
 
 static void split_args(struct setfattrs_control *ctl, int argc, const char **argv, const char **popt_argv,
 		       int *ret_popt_argc, const char ***ret_files)
@@ -1346,7 +1348,7 @@ int main(int argc, const char **argv)
 		cli_die(CLI_EXIT_FAILURE, ENOMEM, _("cannot start"));
 	split_args(&ctl, argc, argv, popt_argv, &popt_argc, &files);
 
-	poptContext pc = cli_popt_context(popt_argc, popt_argv, options, OPERANDS);
+	poptContext pc = main_pc = cli_popt_context(popt_argc, popt_argv, options, OPERANDS);
 
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
