@@ -115,8 +115,13 @@ struct setfattrs_control {
 	size_t nkept;
 	struct fattrs_mounts *mounts;
 	int cap_immutable;	/* -1 not known yet, else whether we have CAP_LINUX_IMMUTABLE */
-	int cwd;		/* the working directory at start (-R moves into each directory) */
-	unsigned long dir_serial;	/* the walk's directory we are in, 0: cwd */
+	int cwd;		/* the working directory at start, or -1 until needed */
+	bool moved;		/* the working directory is not cwd: an operand's or the walk's */
+	unsigned long dir_serial;	/* the walk's directory we are in, 0: none */
+	int opdir;		/* the operands' directory we are in (operand_dir()), or -1 */
+	const char *opdir_name;	/* its name: the first opdir_len bytes of an operand */
+	size_t opdir_len;
+	int byname;		/* -1 not known yet; whether changes in the directory go by name */
 	bool ok;		/* no file failed (-R) */
 	int nostat;		/* -1 not known yet; 1: operands are not stat'ed (see want_nostat()) */
 	const char *operand;	/* the operand being walked (-R) */
@@ -248,6 +253,7 @@ struct plan {
 	const char *shown;	/* for messages */
 	int dirfd;
 	bool nofollow;		/* do not follow path if it is a symlink */
+	bool byname;		/* kernel flags by path in dirfd (FATTRS_KCHANGE_BY_NAME) */
 	mode_t mode;
 	dev_t dev;
 	bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
@@ -407,9 +413,9 @@ static bool mounts_keep_trusted(void)
  * filesystem a file is on; and none of those types has a native attribute
  * word or is overlayfs, so a fattrs flag is its user.* xattr everywhere
  * (a filesystem without user xattrs says EOPNOTSUPP, a file type that
- * cannot carry one EPERM).  The library pins each file with an O_PATH
- * open and never opens a device or a fifo; the type is asked only when a
- * change fails, for the message.
+ * cannot carry one EPERM).  The library goes by name or pins each file
+ * with an O_PATH open, and never opens a device or a fifo; the type is
+ * asked only when a change fails, for the message.
  */
 static bool want_nostat(struct setfattrs_control *ctl)
 {
@@ -515,7 +521,8 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 		return true;
 	trust = kept_before(ctl, p, c);
 	r = fattrs_kattr_change_flags(p->dirfd, p->path, atf, p->mode, c,
-				      trust ? FATTRS_KCHANGE_NO_READBACK : 0, &dropped);
+				      (trust ? FATTRS_KCHANGE_NO_READBACK : 0) |
+				      (p->byname ? FATTRS_KCHANGE_BY_NAME : 0), &dropped);
 	if (r == 1 && !trust)
 		kept_seen(ctl, p, c);
 	if (r < 0 && !plan_stat(ctl, p))
@@ -806,6 +813,21 @@ static void report_partial(const struct setfattrs_control *ctl, const struct pla
 /* ------------------------------------------------------------ one file */
 
 /*
+ * Whether the kernel flags of @path in @dirfd, the directory changes are
+ * made in now, can be read and written by that name rather than through
+ * a pinned descriptor (fattrs_kattr_dir_byname(): nobody else can rename
+ * a file over it meanwhile).  Asked once per directory.
+ */
+static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
+{
+	if (!ctl->kops || ctl->dry_run || strchr(path, '/') != NULL)
+		return false;
+	if (ctl->byname < 0)
+		ctl->byname = fattrs_kattr_dir_byname(dirfd, nofollow ? AT_SYMLINK_NOFOLLOW : 0) == 1;
+	return ctl->byname == 1;
+}
+
+/*
  * Change one file: @path relative to @dirfd (and to the working directory,
  * for the fattrs flags: -R moves into @dirfd first), @st its stat as
  * @nofollow says, or NULL when want_nostat().
@@ -814,7 +836,8 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 			   const struct stat *st, bool nofollow)
 {
 	const struct fattrs_flagops *ops = &ctl->ops;
-	struct plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow };
+	struct plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
+			  .byname = dir_byname(ctl, dirfd, path, nofollow) };
 	struct fattrs_kchange hard, soft, first, last;
 	struct fattrs_kattr kcur;
 	struct fattrs_fflags fcur = { .unknown = NULL };
@@ -989,40 +1012,101 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 			return FATTRS_WALK_SKIP;
 		}
 		ctl->dir_serial = e->dir_serial;
+		ctl->moved = true;
+		ctl->byname = -1;
 	}
 	if (!setfattrs_file(ctl, e->dirfd, e->name, e->path, e->st, true))
 		ctl->ok = false;
 	return 0;
 }
 
-/* Back to where the command started, after a walk. */
+/* Back to where the command started, after a walk or an operand's directory. */
 static bool back_home(struct setfattrs_control *ctl)
 {
-	if (ctl->dir_serial == 0)
-		return true;
+	if (ctl->opdir >= 0)
+		(void)close(ctl->opdir);
+	ctl->opdir = -1;
 	ctl->dir_serial = 0;
+	if (!ctl->moved)
+		return true;
+	ctl->moved = false;
+	ctl->byname = -1;
 	if (fchdir(ctl->cwd) == 0)
 		return true;
 	cli_die(CLI_EXIT_FAILURE, errno, _("cannot return to the working directory"));
+}
+
+/*
+ * Where an operand is changed from: its directory, entered once for
+ * consecutive operands in the same one, and its last name.  Each call
+ * then looks up one name instead of the whole path again, and where
+ * nobody else can change that directory the kernel flags go by that name
+ * (dir_byname()).  The working directory follows, as in a walk: the
+ * fattrs flags go by path.  An operand without a directory part is
+ * changed from the working directory; one ending in "/", "." or "..", or
+ * whose directory cannot be entered, by its whole path (which then says
+ * what is wrong).
+ */
+static void operand_dir(struct setfattrs_control *ctl, const char *file, int *ret_dirfd, const char **ret_name)
+{
+	const char *slash = strrchr(file, '/');
+	const char *name = slash != NULL ? slash + 1 : file;
+	size_t len = slash != NULL ? (size_t)(slash - file) : 0;
+	char *dir;
+	int fd;
+
+	*ret_dirfd = AT_FDCWD;
+	*ret_name = file;
+	if (slash != NULL && ctl->opdir >= 0 && len == ctl->opdir_len &&
+	    memcmp(file, ctl->opdir_name, len) == 0 && name[0] != '\0') {
+		*ret_dirfd = ctl->opdir;
+		*ret_name = name;
+		return;
+	}
+	(void)back_home(ctl);
+	if (slash == NULL || name[0] == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return;
+	if (ctl->cwd < 0)
+		ctl->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir = ctl->cwd >= 0 ? strndup(file, len > 0 ? len : 1) : NULL;	/* "/f": "/" */
+	if (dir == NULL)
+		return;
+	fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return;
+	if (fchdir(fd) < 0) {
+		(void)close(fd);
+		return;
+	}
+	ctl->moved = true;
+	ctl->byname = -1;
+	ctl->opdir = fd;
+	ctl->opdir_name = file;
+	ctl->opdir_len = len;
+	*ret_dirfd = fd;
+	*ret_name = name;
 }
 
 /* One operand: the file itself, then, with -R and a directory, everything below it. */
 static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 {
 	struct stat st;
+	const char *name;
 	bool ok;
-	int fd, r;
+	int dirfd, fd, r;
 
+	operand_dir(ctl, file, &dirfd, &name);
 	if (!ctl->recursive && want_nostat(ctl))
-		return setfattrs_file(ctl, AT_FDCWD, file, file, NULL, ctl->nofollow);
-	if (fstatat(AT_FDCWD, file, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
+		return setfattrs_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
+	if (fstatat(dirfd, name, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
 		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
 		return false;
 	}
-	ok = setfattrs_file(ctl, AT_FDCWD, file, file, &st, ctl->nofollow);
+	ok = setfattrs_file(ctl, dirfd, name, file, &st, ctl->nofollow);
 	if (!ctl->recursive || !S_ISDIR(st.st_mode))
 		return ok;
-	fd = openat(AT_FDCWD, file, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK |
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK |
 		    (ctl->nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		fail_flag(ctl, errno, _("cannot open directory %s"), cli_quote(file));
@@ -1030,6 +1114,7 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	}
 	ctl->ok = true;
 	ctl->operand = file;
+	ctl->byname = -1;
 	r = fattrs_walk(fd, file, (ctl->one_fs ? FATTRS_WALK_XDEV : 0) | (want_nostat(ctl) ? FATTRS_WALK_LAZY : 0),
 			walk_entry, walk_error, ctl);
 	(void)close(fd);
@@ -1336,7 +1421,7 @@ static void check_ops(struct setfattrs_control *ctl)
 
 int main(int argc, const char **argv)
 {
-	struct setfattrs_control ctl = { .cap_immutable = -1, .nostat = -1 };
+	struct setfattrs_control ctl = { .cap_immutable = -1, .nostat = -1, .cwd = -1, .opdir = -1, .byname = -1 };
 	const char **popt_argv, **files, **rest;
 	int popt_argc, rc, procfd = -1;
 	bool ok = true;
@@ -1399,7 +1484,7 @@ int main(int argc, const char **argv)
 	}
 
 	/*
-	 * Each file's kernel flags are read and written through its pinned
+	 * A pinned file's kernel flags are read and written through its
 	 * descriptor's /proc/self/fd link: one name looked up in this
 	 * directory instead of four (a missing /proc: the library's own way).
 	 */
@@ -1412,11 +1497,12 @@ int main(int argc, const char **argv)
 	}
 	for (size_t i = 0; files[i] != NULL; i++)
 		ok &= setfattrs_operand(&ctl, files[i]);
+	(void)back_home(&ctl);
 	if (procfd >= 0) {
 		(void)fattrs_kattr_set_procfd(-1);
 		(void)close(procfd);
 	}
-	if (ctl.recursive)
+	if (ctl.cwd >= 0)
 		(void)close(ctl.cwd);
 	rc = ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 out:

@@ -20,9 +20,14 @@
 
 #include "internal.h"
 
+/* linux/magic.h */
 #ifndef PROC_SUPER_MAGIC
-# define PROC_SUPER_MAGIC 0x9fa0	/* linux/magic.h */
+# define PROC_SUPER_MAGIC 0x9fa0
 #endif
+#define EXT4_MAGIC 0xEF53	/* ext2, ext3 and ext4 */
+#define BTRFS_MAGIC 0x9123683E
+#define TMPFS_MAGIC 0x01021994
+#define XFS_MAGIC 0x58465342
 
 /*
  * The table.  Display order, do not sort: what chattr users set most,
@@ -192,6 +197,7 @@ struct target {
 	unsigned at_flags;
 	mode_t mode;	/* 0 until known */
 	bool pin;	/* a change: the xflags go through the pinned descriptor too */
+	bool byname;	/* but by the name itself, not followed (FATTRS_KCHANGE_BY_NAME) */
 	int pfd;	/* the pinned descriptor, -1 until pinned; may be the caller's dirfd */
 	bool opath;	/* pfd is an O_PATH descriptor */
 	dev_t dev;	/* pfd's, once identified */
@@ -419,10 +425,10 @@ static int xflags_where(struct target *t, int *dfd, const char **path, unsigned 
 {
 	int r;
 
-	if (!t->pin) {
+	if (!t->pin || t->byname) {
 		*dfd = t->dirfd;
 		*path = t->path;
-		*at = t->at_flags;
+		*at = t->at_flags | (t->byname ? AT_SYMLINK_NOFOLLOW : 0);
 		return 0;
 	}
 	r = target_pin(t);
@@ -495,6 +501,11 @@ static int xflags_read(struct target *t, struct xword *w)
 		if (sys_file_attr(__NR_file_getattr, t, &w->fa) == 0) {
 			w->via = FATTRS_KVIA_FILE_GETATTR;
 			return 0;
+		}
+		if (errno != ENOSYS && t->byname && flags_errno(true) == -EOPNOTSUPP) {
+			/* No flags by the name itself: a symlink, a special file, or none here. */
+			t->byname = false;
+			return xflags_read(t, w);
 		}
 		if (errno != ENOSYS)
 			return flags_errno(true);
@@ -727,8 +738,10 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 	bool i_first, unsupported = false, written = false;
 	int r = 0;
 
+	t.byname = (flags & FATTRS_KCHANGE_BY_NAME) != 0 && !target_is_dirfd(&t);
 	readonly_masks(&ro_x, &ro_i);
-	if ((at_flags & ~AT_ALLOWED) != 0 || (flags & ~FATTRS_KCHANGE_NO_READBACK) != 0 ||
+	if ((at_flags & ~AT_ALLOWED) != 0 ||
+	    (flags & ~(FATTRS_KCHANGE_NO_READBACK | FATTRS_KCHANGE_BY_NAME)) != 0 ||
 	    (c->xset & c->xclear) != 0 ||
 	    (c->iset & c->iclear) != 0 || ((c->xset | c->xclear) & ro_x) != 0 ||
 	    ((c->iset | c->iclear) & ro_i) != 0)
@@ -769,4 +782,28 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 	if (unsupported)
 		return -EOPNOTSUPP;
 	return written ? 1 : 0;
+}
+
+int fattrs_kattr_dir_byname(int dirfd, unsigned at_flags)
+{
+	struct stat st;
+	struct statfs sfs;
+
+	if (fstatat(dirfd, "", &st, AT_EMPTY_PATH) < 0 ||
+	    (dirfd == AT_FDCWD ? statfs(".", &sfs) : fstatfs(dirfd, &sfs)) < 0)
+		return negerrno();
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if ((st.st_uid != geteuid() && st.st_uid != 0) || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		return 0;
+	switch ((uint32_t)sfs.f_type) {
+	case EXT4_MAGIC:
+	case BTRFS_MAGIC:
+	case TMPFS_MAGIC:
+		return 1;
+	case XFS_MAGIC:
+		return (at_flags & AT_SYMLINK_NOFOLLOW) != 0;
+	default:
+		return 0;
+	}
 }

@@ -220,11 +220,43 @@ enum {
 	 * (it saw it do so).  The iflags word is always read back.
 	 */
 	FATTRS_KCHANGE_NO_READBACK = 1 << 0,
+	/*
+	 * Read and write the xflags word by @path, one name in @dirfd,
+	 * rather than through a pinned descriptor: two system calls instead
+	 * of four.  Only where fattrs_kattr_dir_byname() said 1 for @dirfd
+	 * and this @at_flags: nobody but the caller and root can then put
+	 * another file under that name between the read and the write.  The
+	 * name is looked up without following a symlink; when that read
+	 * finds no flags there (a symlink or special file, or a filesystem
+	 * without them), the change goes the pinned way after all.
+	 */
+	FATTRS_KCHANGE_BY_NAME = 1 << 1,
 };
 
 /**
+ * fattrs_kattr_dir_byname() - whether a change of a name in @dirfd may go
+ * by that name (FATTRS_KCHANGE_BY_NAME).
+ * @dirfd: a directory (O_PATH will do), or AT_FDCWD
+ * @at_flags: the changes' (AT_SYMLINK_NOFOLLOW or 0)
+ *
+ * Yes when nobody but the caller and root can rename, link or unlink in
+ * it: owned by the caller's effective uid or by root, not writable by
+ * group or others (with a POSIX ACL the group bits are its mask, which
+ * caps every other entry), on a local filesystem (ext2/3/4, btrfs, tmpfs,
+ * xfs: on a network or FUSE one the server and its other clients change
+ * it whatever the mode says).  On xfs, which keeps flags on symlinks
+ * too, only with AT_SYMLINK_NOFOLLOW: following, a symlink must fail the
+ * read by name for the change to go the pinned way.  Two system calls
+ * (fstat, fstatfs): ask once per directory.
+ *
+ * Returns: 1 or 0, or -errno (-ENOTDIR for a @dirfd of no directory).
+ */
+int fattrs_kattr_dir_byname(int dirfd, unsigned at_flags);
+
+/**
  * fattrs_kattr_change_flags() - fattrs_kattr_change() with @flags
- * (FATTRS_KCHANGE_NO_READBACK, or 0: then it is fattrs_kattr_change()).
+ * (FATTRS_KCHANGE_NO_READBACK, FATTRS_KCHANGE_BY_NAME, or 0: then it is
+ * fattrs_kattr_change()).
  * Without the read-back a change costs one system call less, and a bit
  * the filesystem dropped is not seen: only for callers with a policy
  * that makes that sound (setfattrs(1): see its man page).

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What setfattrs asks of the kernel per file, from a full strace trace
 # (strace -c leaves out file_getattr/file_setattr, which Debian 12's strace
-# prints as syscall_0x1d4/0x1d5): a kernel flag on files named on the
-# command line costs the pin (an O_PATH open), file_getattr, file_setattr
-# and close, and no stat of setfattrs' own; a fattrs flag costs the
+# prints as syscall_0x1d4/0x1d5): a kernel flag costs file_getattr and
+# file_setattr by name in a directory only the caller and root can write,
+# and elsewhere the pin (an O_PATH open) and close as well; no stat of
+# setfattrs' own; an operand's directory is entered once for the operands
+# in it (each call then looks up one name); a fattrs flag costs the
 # opposite's getxattr and the setxattr (a clear: one removexattr); -R takes a
 # regular file's type from its directory entry; devices and fifos are still
 # never opened, and every error still names its file.
@@ -35,6 +37,20 @@ require_trusted_mounts() {
 	done
 }
 
+# calls TRACE: how many calls TRACE has, but the allocator's own (a
+# sanitizer's maps memory as it goes). Exported: fs_run scripts use it.
+calls() {
+	grep -E "^[0-9]+ +[a-z_0-9]+\(" "$1" | grep -cvE "^[0-9]+ +(mmap|munmap|mprotect|madvise|mremap|brk)\("
+}
+export -f calls
+
+# by_name TRACE: how many file_setattr calls of TRACE went by a name, not
+# followed (AT_SYMLINK_NOFOLLOW), rather than by a /proc/self/fd link (0).
+by_name() {
+	grep -cE "syscall_0x1d5\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x[0-9a-f]+, 0x18, 0x100, " "$1"
+}
+export -f by_name
+
 # assert_per_file OP CALLS: the output's "OP 10 calls N" and "OP 30 calls M"
 # lines (a trace of 10 files and one of 30) differ by CALLS per file ("4.0").
 assert_per_file() {
@@ -43,39 +59,102 @@ assert_per_file() {
 	assert_equal "$1: $(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "$1: $2"
 }
 
-@test "+nodump on N files named: 4 calls per file (O_PATH pin, file_getattr, file_setattr, close), no stat" {
+@test "+nodump on N files named in a directory only its owner can write: 2 calls per file (file_getattr, file_setattr by name), no pin, no stat" {
 	require_root "mount tmpfs"
 	require_trusted_mounts
 	fs_require tmpfs
 	run -0 --separate-stderr fs_run tmpfs '
-		cd "$D" && seq -f "f%02g" 30 | xargs touch || exit 1
+		mkdir "$D/d" && cd "$D/d" && seq -f "f%02g" 30 | xargs touch && cd .. || exit 1
 		for n in 10 30; do
-			FAULT_NOTRACE= trace_run ../t$n setfattrs +nodump $(seq -f "f%02g" $n) || exit 1
-			# every call but the allocator'"'"'s own (a sanitizer'"'"'s maps memory as it goes)
-			echo "$n calls $(grep -E "^[0-9]+ +[a-z_0-9]+\(" ../t$n | grep -cvE "^[0-9]+ +(mmap|munmap|mprotect|madvise|mremap|brk)\(")"
-			echo "$n pin $(grep -cE "openat\(AT_FDCWD, \"f[0-9]+\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " ../t$n)"
-			echo "$n stat $(grep -cE "(newfstatat|stat|lstat|statx)\(AT_FDCWD, \"f[0-9]+\"" ../t$n)"
-			echo "$n get $(grep -cE "syscall_0x1d4\(" ../t$n)"
-			echo "$n set $(grep -cE "syscall_0x1d5\(" ../t$n)"
-			setfattrs -nodump f* || exit 1
+			FAULT_NOTRACE= trace_run t$n setfattrs +nodump $(seq -f "d/f%02g" $n) || exit 1
+			echo "$n calls $(calls t$n)"
+			echo "$n pin $(grep -cE "openat\([^,]+, \"(d/)?f[0-9]+\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t$n)"
+			echo "$n stat $(grep -cE "(newfstatat|stat|lstat|statx)\([^,]+, \"(d/)?f[0-9]+\"" t$n)"
+			echo "$n get $(grep -cE "syscall_0x1d4\(" t$n)"
+			echo "$n set $(grep -cE "syscall_0x1d5\(" t$n)"
+			echo "$n dir $(grep -cE "^[0-9]+ +openat\(AT_FDCWD, \"d\", O_RDONLY\|O_CLOEXEC\|O_PATH\|O_DIRECTORY\) = " t$n)"
+			setfattrs -nodump d/f* || exit 1
 		done
-		setfattrs +nodump f01 f02 && lsattr -d f01 f02'
-	assert_line --index 0 --regexp '^10 calls [0-9]+$'
+		setfattrs +nodump d/f01 d/f02 && lsattr -d d/f01 d/f02'
 	local c10 c30
-	c10=${lines[0]##* } c30=${lines[5]##* }
-	# the slope: 4 calls per file
-	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "4.0"
-	assert_line --index 1 '10 pin 10'
+	c10=${lines[0]##* } c30=${lines[6]##* }
+	# the slope: 2 calls per file
+	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "2.0"
+	assert_line --index 1 '10 pin 0'
 	assert_line --index 2 '10 stat 0'
 	# the first change of nodump in the run is read back, the others trusted
 	assert_line --index 3 '10 get 11'
 	assert_line --index 4 '10 set 10'
-	assert_line --index 6 '30 pin 30'
-	assert_line --index 7 '30 stat 0'
-	assert_line --index 8 '30 get 31'
-	assert_line --index 9 '30 set 30'
-	assert_line --index 10 --regexp '^-+d-+ f01$'
-	assert_line --index 11 --regexp '^-+d-+ f02$'
+	# the operands' directory: opened once
+	assert_line --index 5 '10 dir 1'
+	assert_line --index 7 '30 pin 0'
+	assert_line --index 8 '30 stat 0'
+	assert_line --index 9 '30 get 31'
+	assert_line --index 10 '30 set 30'
+	assert_line --index 11 '30 dir 1'
+	assert_line --index 12 --regexp '^-+d-+ d/f01$'
+	assert_line --index 13 --regexp '^-+d-+ d/f02$'
+}
+
+@test "+nodump where another user could rename a file over the name (a directory others or the group can write, or another user's): each file pinned first; by name only in the caller's or root's own" {
+	require_root "mount tmpfs, chown"
+	require_cmd lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && mkdir own root700 sticky grp other && chmod 1777 sticky && chmod 0775 grp && chmod 0700 root700 &&
+			chown nobody other own && chmod 0755 own || exit 1
+		for d in own root700 sticky grp other; do touch $d/f1 $d/f2 $d/f3 || exit 1; done
+		chown nobody own/*
+		for d in root700 sticky grp other; do
+			trace_run t-$d setfattrs +nodump $d/f1 $d/f2 $d/f3 || exit 1
+			echo "$d pin $(grep -cE "openat\([0-9]+, \"f[0-9]\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t-$d)" \
+				"by name $(by_name t-$d)" \
+				"nodump $(lsattr $d/f1 $d/f2 $d/f3 | grep -c "^[^ ]*d")"
+		done
+		trace_run t-R setfattrs -R -nodump grp || exit 1
+		echo "-R grp pin $(grep -cE "openat\([0-9]+, \"f[0-9]\", [^)]*O_PATH\) = " t-R) nodump $(lsattr grp/f1 grp/f2 grp/f3 | grep -c "^[^ ]*d")"
+		# as nobody: its own directory by name, root'"'"'s sticky one pinned
+		chown nobody sticky/f1 sticky/f2 sticky/f3 && setfattrs -nodump sticky/* || exit 1
+		for d in own sticky; do
+			trace_run t-n$d setpriv --reuid=nobody --regid=nogroup --clear-groups setfattrs +nodump $d/f1 $d/f2 $d/f3 || exit 1
+			echo "nobody $d pin $(grep -cE "openat\([0-9]+, \"f[0-9]\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t-n$d)" \
+				"by name $(by_name t-n$d)" \
+				"nodump $(lsattr $d/f1 $d/f2 $d/f3 | grep -c "^[^ ]*d")"
+		done'
+	assert_equal "${lines[*]}" "root700 pin 0 by name 3 nodump 3 sticky pin 3 by name 0 nodump 3 grp pin 3 by name 0 nodump 3 other pin 3 by name 0 nodump 3 -R grp pin 3 nodump 0 nobody own pin 0 by name 3 nodump 3 nobody sticky pin 3 by name 0 nodump 3"
+}
+
+@test "by name in the caller's own directory, a symlink is still followed (tmpfs: to the pinned way; xfs, which keeps flags on symlinks: pinned from the start) and a fifo never opened" {
+	require_root "mount tmpfs and xfs"
+	require_cmd lsattr xfs_io
+	fs_require tmpfs
+	fs_require xfs
+	local fs
+	for fs in tmpfs xfs; do
+		run -0 --separate-stderr fs_run "$fs" '
+			cd "$D" && mkdir d && touch d/a d/b && ln -s a d/lnk && ln -s b d/lnk2 && mkfifo d/fifo || exit 1
+			trace_run t setfattrs +nodump d/lnk || exit 1
+			echo "pin $(grep -cE "openat\([0-9]+, \"lnk\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t)"
+			echo "a $(lsattr -d d/a | cut -d" " -f1 | tr -d e-)"
+			trace_run t2 setfattrs -h +nodump d/lnk2 d/fifo; echo "rc=$?"
+			echo "by name $(by_name t2), fifo opened $(grep -E "open(at)?\(.*\"fifo\"" t2 | grep -cv O_PATH)"
+			echo "b $(lsattr -d d/b | cut -d" " -f1 | tr -d e-)"
+			if [[ $(stat -f -c %T .) == xfs ]]; then
+				for l in d/lnk d/lnk2; do setfattrs --list -h $l | awk "\$1 == \"nodump\" { print \$1, \$4 }"; done
+			fi'
+		if [[ $fs == tmpfs ]]; then
+			# the read by name said "no flags on a symlink": pinned, followed;
+			# with -h the symlink and the fifo fail by name, and again pinned
+			assert_equal "${lines[*]}" "pin 1 a d rc=1 by name 0, fifo opened 0 b "
+			assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'nodump' on 'd/lnk2': the tmpfs filesystem keeps no attribute flags for a symbolic link"
+			assert_equal "${stderr_lines[1]}" "setfattrs: cannot set 'nodump' on 'd/fifo': the tmpfs filesystem keeps no attribute flags for a fifo"
+		else
+			# following on xfs: never by name (it would change the link's own
+			# flags); with -h by name, the link's and the fifo's own
+			assert_equal "${lines[*]}" "pin 1 a d rc=0 by name 2, fifo opened 0 b  nodump clear nodump set"
+			assert_equal "${#stderr_lines[@]}" 0
+		fi
+	done
 }
 
 @test "without its own stat: a fifo and a device are never opened, a symlink with -h and a missing file are named, the rest is done, exit 1" {
@@ -121,7 +200,7 @@ assert_per_file() {
 		for op in +offline -offline; do
 			for n in 10 30; do
 				FAULT_NOTRACE= trace_run ../t$n setfattrs $op $(seq -f "f%02g" $n) || exit 1
-				echo "$op $n calls $(grep -E "^[0-9]+ +[a-z_0-9]+\(" ../t$n | grep -cvE "^[0-9]+ +(mmap|munmap|mprotect|madvise|mremap|brk)\(")"
+				echo "$op $n calls $(calls ../t$n)"
 				echo "$op $n stat $(grep -cE "(newfstatat|stat|lstat|statx)\(AT_FDCWD, \"f[0-9]+\"" ../t$n)"
 				echo "$op $n xattr $(grep -cE "^[0-9]+ +(l?getxattr|l?setxattr|l?removexattr)\(\"f[0-9]+\"" ../t$n)"
 				[[ $op == -offline ]] || setfattrs -offline f* || exit 1
@@ -139,7 +218,7 @@ assert_per_file() {
 	assert_line --index 12 '0'
 }
 
-@test "-R: no stat of a regular file met (its directory entry's type is enough): +nodump 4 calls per file, +offline 2" {
+@test "-R: no stat of a regular file met (its directory entry's type is enough): +nodump 2 calls per file (by name: root's own directories), +offline 2" {
 	require_root "mount tmpfs"
 	require_trusted_mounts
 	fs_require tmpfs
@@ -150,12 +229,12 @@ assert_per_file() {
 		for op in +nodump +offline; do
 			for n in 10 30; do
 				FAULT_NOTRACE= trace_run ../r$n setfattrs -R $op t$n || exit 1
-				echo "$op $n calls $(grep -E "^[0-9]+ +[a-z_0-9]+\(" ../r$n | grep -cvE "^[0-9]+ +(mmap|munmap|mprotect|madvise|mremap|brk)\(")"
+				echo "$op $n calls $(calls ../r$n)"
 				echo "$op $n stat $(grep -cE "(newfstatat|stat|lstat|statx)\([0-9]+, \"f[0-9]+\"" ../r$n)"
 			done
 		done
 		lsattr t30/f30 | cut -c1-22; getfattr -n user.fattr.offline t30/f30 2>&1 | grep -c "^user.fattr.offline"'
-	assert_per_file +nodump 4.0
+	assert_per_file +nodump 2.0
 	assert_per_file +offline 2.0
 	assert_line '+nodump 30 stat 0'
 	assert_line '+offline 30 stat 0'

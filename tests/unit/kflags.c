@@ -399,6 +399,8 @@ static void test_kattr_change__invalid(void)
 	c = (struct fattrs_kchange){ .xset = FS_XFLAG_NODUMP };
 	is_int(fattrs_kattr_change(topfd, "nope", AT_REMOVEDIR, 0, &c, NULL), -EINVAL,
 	       "%s: change with unknown at_flags is -EINVAL", mode_name());
+	is_int(fattrs_kattr_change_flags(topfd, "nope", 0, 0, &c, 1U << 7, NULL), -EINVAL,
+	       "%s: change with unknown flags is -EINVAL", mode_name());
 	is_int(fattrs_kattr_get(topfd, "nope", AT_REMOVEDIR, 0, XI, &a), -EINVAL,
 	       "%s: get with unknown at_flags is -EINVAL", mode_name());
 	is_int(fattrs_kattr_get(topfd, "nope", 0, 0, 0, &a), -EINVAL,
@@ -905,6 +907,71 @@ out:
 	left_only("f", NULL);
 }
 
+/*
+ * FATTRS_KCHANGE_BY_NAME and fattrs_kattr_dir_byname(): yes only in a
+ * directory nobody but the caller and root can write, on a local
+ * filesystem (following symlinks: not on xfs, which keeps their flags);
+ * a change by name reaches a regular file, goes the pinned way for a
+ * symlink (followed) and never opens a fifo.
+ */
+static void test_kattr_change__by_name(void)
+{
+	/* @topdir is mkdtemp(3)'s: 0700, the caller's */
+	int local = fs_is("tmpfs") || fs_is("ext4") || fs_is("ext2") || fs_is("btrfs");
+	int follow = fattrs_kattr_dir_byname(topfd, 0), nofollow = fattrs_kattr_dir_byname(topfd, AT_SYMLINK_NOFOLLOW);
+	struct fattrs_kchange c = { .xset = FS_XFLAG_NODUMP };
+	int fd, fds = open_fds();
+
+	if (fs_is("")) {
+		tap_ok(follow >= 0 && nofollow >= follow, "dir_byname of the test directory: %d, %d with -h", follow, nofollow);
+	} else {
+		is_int(follow, local, "dir_byname of the caller's own 0700 directory on %s", test_fs);
+		is_int(nofollow, local || fs_is("xfs"), "... not following symlinks (xfs keeps theirs)");
+	}
+	if (mkdirat(topfd, "dd", 0755) < 0 || (fd = openat(topfd, "dd", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		tap_ok(false, "mkdir dd: %s", strerror(errno));
+		skip_n(9, "no directory");
+		nothing_left();
+		return;
+	}
+	is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), nofollow, "dir_byname of a 0755 subdirectory: as its parent");
+	(void)fchmodat(topfd, "dd", 0775, 0);
+	is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), 0, "... 0775 (the group can write): 0");
+	(void)fchmodat(topfd, "dd", 01777, 0);
+	is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), 0, "... 1777 (sticky, anyone can write): 0");
+	(void)fchmodat(topfd, "dd", 0755, 0);
+	if (is_root() && !fs_is("ntfs-3g") && fchownat(topfd, "dd", 65534, 65534, 0) == 0) {
+		is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), 0, "... 0755 of another user (nobody): 0");
+		(void)fchownat(topfd, "dd", 0, 0, 0);
+	} else {
+		tap_skip("another user's directory: %s", NOT_ROOT);
+	}
+	(void)close(fd);
+	(void)unlinkat(topfd, "dd", AT_REMOVEDIR);
+	(void)make_file("f");
+	fd = openat(topfd, "f", O_PATH | O_CLOEXEC);
+	is_int(fattrs_kattr_dir_byname(fd, 0), -ENOTDIR, "dir_byname of a regular file: -ENOTDIR");
+	(void)close(fd);
+	if (follow != 1) {
+		skip_n(5, "no change by name here");
+		left_only("f", NULL);
+		return;
+	}
+	is_int(fattrs_kattr_change_flags(topfd, "f", 0, 0, &c, FATTRS_KCHANGE_BY_NAME, NULL), 1,
+	       "%s: +nodump by name", mode_name());
+	is_int(state("f", "nodump"), 1, "%s: ... is set", mode_name());
+	(void)symlinkat("f", topfd, "l");
+	(void)change("f", "-nodump", NULL);
+	is_int(fattrs_kattr_change_flags(topfd, "l", 0, 0, &c, FATTRS_KCHANGE_BY_NAME, NULL), 1,
+	       "%s: +nodump by name of a symlink, followed (the pinned way)", mode_name());
+	is_int(state("f", "nodump"), 1, "%s: ... reached its target", mode_name());
+	(void)mkfifoat(topfd, "p", 0644);
+	is_int(fattrs_kattr_change_flags(topfd, "p", AT_SYMLINK_NOFOLLOW, 0, &c, FATTRS_KCHANGE_BY_NAME, NULL),
+	       -EOPNOTSUPP, "%s: +nodump by name of a fifo: -EOPNOTSUPP (never opened: nothing blocks)", mode_name());
+	is_int(open_fds(), fds, "%s: no descriptor is left open", mode_name());
+	left_only("f", "l", "p", NULL);
+}
+
 static void run_paths(void)
 {
 	if (fs_is("ramfs") || fs_is("ntfs-3g")) {
@@ -912,6 +979,7 @@ static void run_paths(void)
 		test_kattr_change__invalid();
 		test_kattr__missing();
 		test_kattr__fifo();
+		test_kattr_change__by_name();
 		return;
 	}
 	if (!test_kattr_get__fresh())
@@ -932,6 +1000,7 @@ static void run_paths(void)
 	test_kattr_change__pinned(false, false);
 	test_kattr_change__pinned(true, false);
 	test_kattr_change__pinned(false, true);
+	test_kattr_change__by_name();
 }
 
 /* ------------------------------------------------------- driver mode */
