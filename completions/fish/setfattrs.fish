@@ -7,12 +7,30 @@
 set -l flags 'immutable append nodump noatime sync dirsync nocow compress nocompress projinherit dax secrm undelete journal notail topdir realtime rtinherit nosymlinks extsize extszinherit nodefrag filestream cowextsize offline pinned integrity noscrub'
 set -l letters 'iadASDCcmPxsujtT'
 
-# True until a file operand is on the command line (operations come first).
-function __setfattrs_no_file
+# Whether the token being completed is an operation: before the first
+# file, never after a "--" that follows operations (every word there is a
+# file), nor with --reference or --list (they take none); an empty token
+# only until the first operation is on the line (then it is a file).
+function __setfattrs_want_operation
+    set -l ops 0
+    set -l dashdash 0
     for t in (commandline -opc)[2..-1]
-        string match -qr -- '^[-+=]' $t; or return 1
+        if test $dashdash = 0; and test "$t" = --
+            set dashdash 1
+            test $ops = 1; and return 1
+        else if test $dashdash = 0; and string match -qr -- '^--(reference|list)' $t
+            return 1
+        else if test $dashdash = 0; and string match -qr -- '^(--.+|-[nhfRvxV?]+)$' $t
+            continue
+        else if string match -qr -- '^[-+=]' $t
+            set ops 1
+        else
+            return 1
+        end
     end
-    return 0
+    set -l cur (commandline -ct)
+    string match -qr -- '^[-+=]' $cur; and return 0
+    test -z "$cur"; and test $ops = 0
 end
 
 # The operations for the token being completed: "+nodump", "-offline,"...
@@ -27,8 +45,8 @@ function __setfattrs_operations -a flags
     end
 end
 
-complete -c setfattrs -n __setfattrs_no_file -f -a "(__setfattrs_operations '$flags')"
-complete -c setfattrs -n 'not __setfattrs_no_file' -F
+complete -c setfattrs -n __setfattrs_want_operation -f -a "(__setfattrs_operations '$flags')"
+complete -c setfattrs -n 'not __setfattrs_want_operation' -F
 
 complete -c setfattrs -s n -l dry-run -d 'Say what would change; change nothing'
 complete -c setfattrs -l json -d 'Print --list, -v and -n results as JSON'

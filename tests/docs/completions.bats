@@ -361,6 +361,26 @@ zsh_complete() {
 	assert_output ''
 }
 
+@test "bash: setfattrs: after an operation an empty word is a file; after 'OP --', --reference and --list no operation is offered" {
+	require_bash_completion
+	COMP_TOOL=setfattrs
+	# Nothing yet: the operators.
+	run -0 --separate-stderr bash_complete 'setfattrs -v '
+	assert_output $'+\n-\n='
+	# An operation given: the files (before the fix, '+ - =' again and never a file).
+	for line in 'setfattrs +nodump ' 'setfattrs -v -i,d ' 'setfattrs =nodump ' 'setfattrs +d -- ' \
+		'setfattrs --list ' 'setfattrs --reference=file1 '; do
+		run -0 --separate-stderr bash_complete "$line"
+		assert_output $'dir1\ndir2\nfile1'
+	done
+	# After "+d --" every word is a file, whatever it starts with.
+	run -0 bash_complete 'setfattrs +d -- +no'
+	assert_output ''
+	# Operations after options and other operations still complete.
+	run -0 bash_complete 'setfattrs =nodump -v +offl'
+	assert_output '+offline'
+}
+
 @test "bash: the setfattrs completion passes shellcheck" {
 	require_cmd shellcheck
 	run -0 shellcheck "$COMPDIR/bash/setfattrs"
@@ -378,6 +398,24 @@ zsh_complete() {
 	assert_equal "$(cut -f1 <<<"$output")" '--verbose'
 }
 
+@test "fish: setfattrs: after an operation an empty word is a file; after 'OP --', --reference and --list no operation is offered" {
+	require_cmd fish
+	COMP_TOOL=setfattrs
+	run -0 fish_complete 'setfattrs -v '
+	assert_line --partial '+nodump'
+	refute_line --partial 'file1'
+	for line in 'setfattrs +nodump ' 'setfattrs -v -i,d ' 'setfattrs +nodump fi' 'setfattrs +d -- ' \
+		'setfattrs --list ' 'setfattrs --reference file1 '; do
+		run -0 fish_complete "$line"
+		assert_line --regexp '^file1'
+		refute_line --partial '+nodump'
+	done
+	run -0 fish_complete 'setfattrs +d -- +no'
+	assert_output ''
+	run -0 fish_complete 'setfattrs =nodump -v +offl'
+	assert_equal "$(cut -f1 <<<"$output")" '+offline'
+}
+
 @test "zsh: the setfattrs completion parses and compinit registers it" {
 	require_cmd zsh
 	run -0 zsh -n "$COMPDIR/zsh/_setfattrs"
@@ -393,4 +431,16 @@ zsh_complete() {
 	assert_output 'offline'
 	run -0 zsh_complete 'setfattrs --verb'
 	assert_output '--verbose'
+}
+
+@test "zsh: setfattrs offers no operation after 'OP --', --reference or --list, only files" {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	for line in 'setfattrs +d -- ' 'setfattrs --list ' 'setfattrs --reference=file1 '; do
+		run -0 zsh_complete "$line"
+		assert_line 'file1'
+		refute_line 'nodump'
+	done
+	run -0 zsh_complete 'setfattrs +nodump '
+	assert_line 'file1'
 }
