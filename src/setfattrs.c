@@ -1318,9 +1318,20 @@ static void bad_operation(const char *w, int r, const struct fattrs_flagops_erro
 	if (r == -EPERM)
 		cli_usage_error(_("flag '%.*s' in %s is read-only: it cannot be set or cleared"), (int)e->len,
 				w + e->offset, cli_quote(w));
-	if (e->suggest != NULL)
+	if (e->suggest != NULL) {
+		const char *s = e->suggest;
+		const char opt[] = { '-', s[0], '\0' };
+
+		/* "-X": not 'x', which "-x" would be the option; the flag's word, "-dax". */
+		if (w[0] == '-' && s[0] != '\0' && s[1] == '\0' && cli_popt_option_words(options, opt, NULL) > 0) {
+			for (size_t i = 0; i < n_kflags(); i++) {
+				if (krow(i)->letter == s[0])
+					s = krow(i)->name;
+			}
+		}
 		cli_usage_error(_("unknown flag '%.*s' in %s; did you mean '%s'? ('%s --list' lists them)"),
-				(int)e->len, w + e->offset, cli_quote(w), e->suggest, program_name);
+				(int)e->len, w + e->offset, cli_quote(w), s, program_name);
+	}
 	cli_usage_error(_("unknown flag '%.*s' in %s ('%s --list' lists every flag)"), (int)e->len,
 			w + e->offset, cli_quote(w), program_name);
 }

@@ -121,6 +121,7 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 	size_t n, best_d = (size_t)-1;
 	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
 	const char *best = NULL;
+	char lower[TOKEN_MAX];
 
 	if (len == 0 || len > TOKEN_MAX)
 		return NULL;
@@ -132,9 +133,12 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 
 		return kletter_find(other) >= 0 ? letter_string(other) : NULL;
 	}
+	/* The words are lower case: "+OFFLINE" and "+Immutable" are typos of them. */
+	for (size_t i = 0; i < len; i++)
+		lower[i] = word[i] >= 'A' && word[i] <= 'Z' ? (char)(word[i] - 'A' + 'a') : word[i];
 	for (size_t i = 0; i < n + FATTRS_NFFLAGS; i++) {
 		const char *name = i < n ? t[i].name : fattrs_fflag_info((enum fattrs_fflag)(i - n))->name;
-		size_t d = distance(word, len, name, strlen(name));
+		size_t d = distance(lower, len, name, strlen(name));
 
 		if (d < best_d) {
 			best_d = d;

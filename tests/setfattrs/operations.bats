@@ -25,6 +25,20 @@ Try 'setfattrs --help' for more information."
 	stderr_has --partial "did you mean 'offline'?"
 }
 
+@test "an unknown flag in capitals suggests the word; '-X' suggests 'dax', not the option letter x" {
+	touch f
+	run -1 --separate-stderr setfattrs +OFFLINE f
+	stderr_has "setfattrs: unknown flag 'OFFLINE' in '+OFFLINE'; did you mean 'offline'? ('setfattrs --list' lists them)"
+	run -1 --separate-stderr setfattrs -Immutabel f
+	stderr_has --partial "did you mean 'immutable'?"
+	# 'x' would be taken for -x (--one-file-system): the flag's word.
+	run -1 --separate-stderr setfattrs -X f
+	stderr_has "setfattrs: unknown flag 'X' in '-X'; did you mean 'dax'? ('setfattrs --list' lists them)"
+	# With '+' the letter is right.
+	run -1 --separate-stderr setfattrs +X f
+	stderr_has --partial "did you mean 'x'?"
+}
+
 @test "an unknown letter in a run of letters is named" {
 	touch f
 	run -1 --separate-stderr setfattrs +iq f

@@ -118,6 +118,10 @@ static void test_refusals(void)
 	is_str(e.suggest, "immutable", "... with the nearest word");
 	is_int(parse_all("+offlien", &ops, &e), -ENOENT, "+offlien is unknown");
 	is_str(e.suggest, "offline", "... offline is suggested");
+	is_int(parse_all("+OFFLINE", &ops, &e), -ENOENT, "+OFFLINE is unknown (case matters)");
+	is_str(e.suggest, "offline", "... offline is suggested");
+	is_int(parse_all("-Immutabel", &ops, &e), -ENOENT, "-Immutabel is unknown");
+	is_str(e.suggest, "immutable", "... immutable is suggested");
 	is_int(parse_all("+d,iq", &ops, &e), -ENOENT, "a run with an unknown letter is -ENOENT");
 	tap_ok(e.offset == 4 && e.len == 1, "... at the letter");
 	is_int(parse_all("+k", &ops, &e), -ENOENT, "+k is unknown");
@@ -249,7 +253,7 @@ static void test_fuzz(void)
 int main(void)
 {
 	kt = fattrs_kflags_table(&nk);
-	tap_plan(56);
+	tap_plan(60);
 	test_words_and_letters();
 	test_assign();
 	test_refusals();
