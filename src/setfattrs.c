@@ -106,6 +106,7 @@ struct setfattrs_control {
 	const char *not_op;
 	int not_op_r;
 	struct fattrs_flagops_error not_op_e;
+	const char *last_op;	/* the last word taken as an operation */
 	struct fattrs_flagops ops;
 	bool kops;		/* some kernel flag is named or '=' was given */
 	bool fops;		/* some fattrs flag is named or '=' was given */
@@ -1384,8 +1385,10 @@ static void split_args(struct setfattrs_control *ctl, int argc, const char **arg
 		if (nfiles == 0 && (!dashdash || !ops_before) &&
 		    (w[0] == '+' || w[0] == '=' || (w[0] == '-' && w[1] != '\0'))) {
 			r = fattrs_flagops_parse(&ctl->ops, w, &e);
-			if (r == 0)
+			if (r == 0) {
+				ctl->last_op = w;
 				continue;
+			}
 			if (!dashdash)
 				bad_operation(w, r, &e);
 			/* A file, unless no operation comes at all: then a mistyped one (see main()). */
@@ -1483,8 +1486,15 @@ int main(int argc, const char **argv)
 	if (ctl.reference == NULL && fattrs_flagops_empty(&ctl.ops))
 		cli_usage_error(_("missing operation: give +FLAG, -FLAG or =FLAG,... ('%s --list' lists every flag)"),
 				program_name);
-	if (files[0] == NULL)
+	if (files[0] == NULL) {
+		struct stat st;
+
+		/* "setfattrs +d +d" meant for a file named "+d": say how to name it. */
+		if (ctl.last_op != NULL && fstatat(AT_FDCWD, ctl.last_op, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			cli_usage_error(_("missing file operand: %s names a flag, so it is taken as an operation; name the file as ./%s (or after a -- that follows the operations)"),
+					cli_quote(ctl.last_op), ctl.last_op);
 		cli_usage_error(_("missing file operand"));
+	}
 	if (ctl.reference != NULL)
 		reference_ops(&ctl);
 	check_ops(&ctl);

@@ -142,6 +142,24 @@ Try 'setfattrs --help' for more information."
 	assert_equal "${#lines[@]}" 2
 }
 
+@test "tmpfs: a last operation that is also an existing file's name: 'missing file operand' says how to name the file" {
+	touch -- +d -i
+	run -1 --separate-stderr setfattrs +d +d
+	stderr_has "setfattrs: missing file operand: '+d' names a flag, so it is taken as an operation; name the file as ./+d (or after a -- that follows the operations)"
+	run -1 --separate-stderr setfattrs -- +d -i
+	stderr_has --partial "missing file operand: '-i' names a flag"
+	# Without such a file, the message is the usual one.
+	run -1 --separate-stderr setfattrs +d -A
+	stderr_has "setfattrs: missing file operand"
+	# And the ways it names work (tmpfs: the test directory may hold no flags).
+	require_cmd lsattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch -- +d -i
+		setfattrs +d -- +d && setfattrs -v +A ./-i && lsattr -- +d -i | cut -d" " -f1'
+	assert_equal "$output" $'changed ./-i: noatime: clear -> set\n------d---------------\n-------A--------------'
+}
+
 @test "after --, a mistyped operation with no operation anywhere is named, not taken for a file" {
 	touch f
 	run -1 --separate-stderr setfattrs -- -nodump,-offline f
