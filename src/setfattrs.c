@@ -244,6 +244,30 @@ static void fail_flag(const struct setfattrs_control *ctl, int err, const char *
 	va_end(ap);
 }
 
+/*
+ * Why an EPERM of a change to @path: "immutable" or "append-only" when the
+ * file has that flag (the kernel then refuses every other change, the
+ * user.* xattrs included, even to root), else NULL.
+ */
+static const char *locked_by(int dirfd, const char *path, bool nofollow, mode_t mode, const char **letter)
+{
+	struct fattrs_kattr a;
+	size_t n;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+
+	if (fattrs_kattr_get(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, mode,
+			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &a) < 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if ((t[i].xflag == FS_XFLAG_IMMUTABLE || t[i].xflag == FS_XFLAG_APPEND) &&
+		    fattrs_kattr_test(&a, &t[i]) == 1) {
+			*letter = t[i].xflag == FS_XFLAG_IMMUTABLE ? "i" : "a";
+			return t[i].xflag == FS_XFLAG_IMMUTABLE ? _("immutable") : _("append-only");
+		}
+	}
+	return NULL;
+}
+
 /* ------------------------------------------------------ one file's plan */
 
 enum step_state { ST_NONE = 0, ST_PENDING, ST_APPLIED, ST_FAILED };
@@ -619,6 +643,7 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 	size_t i = n_kflags() + (size_t)f;
 	const struct fattrs_fcaps *caps;
 	const struct fattrs_fflag_info *fi = fattrs_fflag_info(f);
+	const char *locked, *letter;
 	int r;
 
 	r = caps_for(ctl, p, &caps);
@@ -655,6 +680,10 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 		fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
 			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown),
 			  fs_type(ctl, p->dirfd, p->path, p->nofollow));
+	} else if (r == -EPERM && (locked = locked_by(p->dirfd, p->path, p->nofollow, p->mode, &letter)) != NULL) {
+		fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
+			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), strerror(EPERM), locked,
+			  letter, p->on[i] ? '+' : '-', fi->name);
 	} else if (r == -EIO && !p->on[i]) {
 		fail_flag(ctl, 0, _("cannot clear '%s' on %s: the %s filesystem kept it in its native attribute word"),
 			  fi->name, cli_quote(p->shown), fs_type(ctl, p->dirfd, p->path, p->nofollow));

@@ -235,6 +235,22 @@ list_aligned() {
 	assert_equal "${lines[5]}" 'none'
 }
 
+@test "tmpfs: a fattrs flag refused on an immutable or append-only file (even to root) says so, with the remedy" {
+	require_root "set immutable"
+	require_cmd getfattr
+	fs_require tmpfs
+	run -1 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch imm app f && setfattrs +i imm && setfattrs +a app || exit 9
+		setfattrs +offline imm app f; rc=$?
+		setfattrs -i,a imm app
+		getfattr --absolute-names -d -m user.fattr. imm app f
+		exit $rc'
+	stderr_has "setfattrs: cannot set 'offline' on 'imm': Operation not permitted (the file is immutable; '-i +offline' clears that first)"
+	stderr_has "setfattrs: cannot set 'offline' on 'app': Operation not permitted (the file is append-only; '-a +offline' clears that first)"
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_output $'# file: f\nuser.fattr.offline="1"'
+}
+
 @test "tmpfs: +pinned while offline is set names the remedy; -offline +pinned does it" {
 	require_cmd getfattr
 	fs_require tmpfs
