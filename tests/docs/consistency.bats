@@ -283,6 +283,26 @@ help_directives() {
 	((rc == 0))
 }
 
+# A one-line enclosure (Ql, Sq, Dq, Qq) quotes everything up to the end of
+# its line: '.Pq Ql s No is secrm' renders "(‘s is secrm’)", and a second
+# Ql on the line nests the quotes.  The text after the quoted word goes on
+# a line of its own.
+@test "no man page quotes more than it means: no No, Ql, Sq, Dq or Qq after a Ql, Sq, Dq or Qq on one line" {
+	local bad
+	bad=$(awk '/^[.]/ {
+		n = split($0, t, " "); enc = 0
+		for (i = 1; i <= n; i++) {
+			w = t[i]; sub(/^[.]/, "", w)
+			if (enc && (w == "No" || w == "Ql" || w == "Sq" || w == "Dq" || w == "Qq")) {
+				print FILENAME ":" FNR ": " $0; break
+			}
+			if (w == "Ql" || w == "Sq" || w == "Dq" || w == "Qq")
+				enc = 1
+		}
+	}' "$FATTRS_SRCDIR"/man/*.[1-8])
+	[[ -z $bad ]] || fail "quotes that run on (split the line):"$'\n'"${bad//"$FATTRS_SRCDIR"\//}"
+}
+
 @test "every man page formats without groff warnings" {
 	local page
 	require_cmd groff
