@@ -78,6 +78,8 @@ struct lazy {
 	bool unique_na;
 	int merr;
 	struct fattrs_mount mnt;
+	bool keep_found;	/* @keep was looked up */
+	const struct fattrs_fskeep *keep;	/* what @mnt's type keeps (NULL: not measured) */
 	struct fattrs_fcaps caps;	/* of the mount, when @ferr is 0 */
 	char *other;		/* fattrs_other, joined (NULL: not made yet) */
 	char detail[128];
@@ -945,34 +947,23 @@ static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **
 }
 
 /*
- * A flag only the xflags word carries, and not one of the iflags it
- * mirrors (realtime, extsize, nodefrag, ...): xfs keeps it, and a file
- * system whose xflags are its FS_*_FL word translated cannot.
+ * Does @f's file system keep flag @k?  No system call says: a flag it
+ * ignores reads clear.  The answer is the table of what each type keeps
+ * (libfattrs: fattrs_fskeep_find(), measured on 6.18), by the type of
+ * @f's mount, which the mount table has (read once; the view reads it
+ * anyway).  A type, a file type or a flag not measured (xfs's realtime,
+ * an overlay, FUSE, a mount the table lacks): true, taken at its word.
  */
-static bool xfs_only(const struct fattrs_kflag *k)
+static bool fs_keeps(struct fmt_file *f, const struct fattrs_kflag *k)
 {
-	return k->iflag == 0 && k->statx_attr == 0 && !(k->xflag & XFLAGS_SHARED);
-}
-
-/*
- * Does @f's file system make its xflags from its FS_*_FL word
- * (fileattr_fill_flags()), so that an xflag no FS_*_FL bit mirrors reads
- * 0 there whatever is asked?  Those measured on this kernel (KERNEL.md
- * 2.5: file_setattr returns 0 and drops the others): ext2/3/4, btrfs,
- * tmpfs.  Another (xfs, an overlay of xfs, one not measured, a mount the
- * table lacks) is taken at its word.
- */
-static bool translates_flags(struct fmt_file *f)
-{
-	static const char *const fstypes[] = { "ext2", "ext3", "ext4", "btrfs", "tmpfs" };
 	struct lazy *l = lazy_of(f);
 
-	if (!has(f, STATX_MNT_ID) || mount_of(f, l) < 0 || l->mnt.fstype == NULL)
-		return false;
-	for (size_t i = 0; i < sizeof(fstypes) / sizeof(fstypes[0]); i++)
-		if (strcmp(l->mnt.fstype, fstypes[i]) == 0)
-			return true;
-	return false;
+	if (!l->keep_found) {
+		l->keep_found = true;
+		if (has(f, STATX_MNT_ID) && mount_of(f, l) == 0)
+			l->keep = fattrs_fskeep_find(l->mnt.fstype);
+	}
+	return l->keep == NULL || !has(f, STATX_TYPE) || fattrs_fskeep_test(l->keep, f->stx->stx_mode, k) != 0;
 }
 
 GET(get_f_kflag)
@@ -999,7 +990,7 @@ GET(get_f_kflag)
 		return V_ERR;
 	}
 	r = fattrs_kattr_test(a, k);
-	if (r == 0 && xfs_only(k) && translates_flags(f))
+	if (r == 0 && !fs_keeps(f, k))
 		r = -EOPNOTSUPP;
 	v->s = r < 0 ? state_words[FMT_ST_UNSUPPORTED] : r ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
 	return V_OK;
@@ -1305,9 +1296,9 @@ static void fields_init(void)
 			.mode = FMT_FILE,
 			.name = k[i].name,
 			.help = k[i].description,
-			.statx_mask = how == K_STATX ? 0 : xfs_only(&k[i]) ? STATX_TYPE | STATX_MNT_ID : STATX_TYPE,
-			.needs = (how == K_STATX ? 0 : how == K_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS) |
-				 (xfs_only(&k[i]) ? FMT_NEED_MOUNT_TABLE : 0),
+			.statx_mask = how == K_STATX ? 0 : STATX_TYPE | STATX_MNT_ID,
+			.needs = how == K_STATX ? 0 : (how == K_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS) |
+				 FMT_NEED_MOUNT_TABLE,
 			.out = FMT_OUT_STATE,
 			.get = get_f_kflag,
 			.group = "kflags",

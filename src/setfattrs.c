@@ -1237,6 +1237,20 @@ static const char *kstored(const struct fattrs_kflag *f)
 	return f->xflag != 0 && f->iflag != 0 ? "fsxattr+flags" : f->xflag != 0 ? "fsxattr" : "flags";
 }
 
+/* What the file system of the file @stx describes keeps (NULL: a type not measured, or not known). */
+static const struct fattrs_fskeep *list_fskeep(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx)
+{
+	struct fattrs_mount m;
+
+	if (!(stx->stx_mask & STATX_MNT_ID))
+		return NULL;
+	if (ctl->mounts == NULL)
+		ctl->mounts = fattrs_mounts_new();
+	if (ctl->mounts == NULL || fattrs_mounts_find(ctl->mounts, stx->stx_mnt_id, &m) < 0)
+		return NULL;
+	return fattrs_fskeep_find(m.fstype);
+}
+
 static int list_main(struct setfattrs_control *ctl, const char *file)
 {
 	struct fattrs_kattr ka;
@@ -1244,17 +1258,19 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 	struct fattrs_statx_buf stx;
 	const struct fattrs_fcaps *caps = NULL;
 	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
+	const struct fattrs_fskeep *keep = NULL;
 	bool kok = false, fok = false;
 	size_t nk = n_kflags();
 	int r;
 
 	if (file != NULL) {
 		r = fattrs_statx(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0,
-				 STATX_TYPE | STATX_INO, &stx);
+				 STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx);
 		if (r < 0) {
 			cli_warn(-r, _("cannot statx %s"), cli_quote(file));
 			return CLI_EXIT_FAILURE;
 		}
+		keep = list_fskeep(ctl, &stx);
 		p.mode = stx.stx_mode;
 		p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 		r = fattrs_kattr_get(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,
@@ -1292,13 +1308,20 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 			state = v == 1 ? "set" : v == 0 ? "clear" : "-";
 			/*
 			 * The kernel says which flags a file system supports only for
-			 * the few statx reports; elsewhere only trying tells.
+			 * the few statx reports; elsewhere the table of what each
+			 * type keeps (measured) tells, and for the rest only trying.
 			 */
+			int kept = fattrs_fskeep_test(keep, p.mode, f);
+			/* statx's DAX bit is the state in effect, in every mask: not the flag */
+			uint64_t sx = f->statx_attr == STATX_ATTR_DAX ? 0 : f->statx_attr;
+
 			if (!kok || v < 0)
 				support = "no";
-			else if (v == 1 || (f->statx_attr != 0 && (stx.stx_attributes_mask & f->statx_attr)))
+			else if (v == 1 || (sx != 0 && (stx.stx_attributes_mask & sx)))
 				support = "yes";
-			else if (f->statx_attr != 0 && (stx.stx_mask & STATX_BASIC_STATS))
+			else if (kept >= 0)
+				support = kept ? "yes" : "no";
+			else if (sx != 0 && (stx.stx_mask & STATX_BASIC_STATS))
 				support = f->readonly ? "no" : "maybe";
 			else
 				support = "maybe";

@@ -81,6 +81,7 @@ BATS_TESTS = \
 	tests/setfattrs/cost.bats \
 	tests/setfattrs/netfs.bats \
 	tests/setfattrs/inherit.bats \
+	tests/setfattrs/list.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fflags.bats \
 	tests/xstat/gnu-compat.bats \
@@ -93,6 +94,7 @@ BATS_TESTS = \
 	tests/xstat/view.bats \
 	tests/xstat/matrix.bats \
 	tests/xstat/inherit.bats \
+	tests/xstat/kept.bats \
 	tests/helpers/fs.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \
@@ -108,6 +110,7 @@ EXTRA_DIST += \
 	tests/helpers/fs.bash \
 	tests/helpers/fault.bash \
 	tests/helpers/setfattrs.bash \
+	tests/helpers/kept.bash \
 	tests/helpers/sysctl.bash \
 	tests/helpers/mounts.bash \
 	tests/helpers/races.bash \

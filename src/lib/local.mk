@@ -12,6 +12,7 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/fflags.c \
 	%D%/flagops.c \
 	%D%/kflags.c \
+	%D%/kflags-fs.c \
 	%D%/mount.c \
 	%D%/path.c \
 	%D%/preserve.c \

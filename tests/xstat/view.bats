@@ -16,9 +16,11 @@ setup() {
 	cd "$BATS_TEST_TMPDIR" || return
 }
 
-# The view's labels after GNU's lines, in order, for FILE (-a: ARGS).
+# The view's labels after GNU's lines, in order, for FILE (-a: ARGS); not
+# the state words of a flag line's continuation ("unsupported:" under the value).
 labels() {
-	xstat "$@" | sed -n '/^ Birth: /,$p' | sed -n 's/^ *\([A-Za-z][A-Za-z /-]*\): .*/\1/p' | sed 1d
+	xstat "$@" | sed -n '/^ Birth: /,$p' | sed '/^ \{18\}/d' |
+		sed -n 's/^ *\([A-Za-z][A-Za-z /-]*\): .*/\1/p' | sed 1d
 }
 
 # The named fields of --help outside the first two groups (file, time: GNU's lines show them).
