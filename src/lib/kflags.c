@@ -521,15 +521,31 @@ static int xflags_read(struct target *t, struct xword *w)
 	return 0;
 }
 
-/* Write @w back the way it was read, with @xflags, every other field as it was. */
+/*
+ * Write @w back the way it was read, with @xflags, every other field as it
+ * was; except that a size hint whose flags are all cleared goes to 0 with
+ * them, as 'xfs_io -c "extsize 0"' does: xfs refuses (EINVAL) a hint left
+ * without its flag, so '-extsize' could never be done.
+ */
 static int xflags_write(struct target *t, struct xword *w, uint32_t xflags)
 {
+	bool no_ext = !(xflags & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT));
+	bool no_cow = !(xflags & FS_XFLAG_COWEXTSIZE);
+
 	if (w->via == FATTRS_KVIA_FILE_GETATTR) {
+		if (no_ext)
+			w->fa.fa_extsize = 0;
+		if (no_cow)
+			w->fa.fa_cowextsize = 0;
 		w->fa.fa_xflags = xflags;
 		w->fa.fa_nextents = 0;	/* read-only; the kernel ignores it */
 		return sys_file_attr(__NR_file_setattr, t, &w->fa) == 0 ? 0 : flags_errno(false);
 	}
 	/* t->fd is open: the read used it. */
+	if (no_ext)
+		w->fsx.fsx_extsize = 0;
+	if (no_cow)
+		w->fsx.fsx_cowextsize = 0;
 	w->fsx.fsx_xflags = xflags;
 	return ioctl(t->fd, FS_IOC_FSSETXATTR, &w->fsx) == 0 ? 0 : flags_errno(false);
 }

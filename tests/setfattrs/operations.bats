@@ -448,6 +448,37 @@ user.fattr.noscrub="1"'
 	flags_on xfs dir SiadAxP
 }
 
+@test "xfs: its own flags by word (xfs_io agrees); clearing extsize, extszinherit or cowextsize clears the size hint too" {
+	require_cmd xfs_io
+	fs_require xfs
+	run -0 --separate-stderr fs_run xfs '
+		cd "$D" && touch f && mkdir d || exit 1
+		# has-xattr: the file has some xattr (SELinux, ACLs), not our business.
+		xl() { xfs_io -c "lsattr -v" "$1" | sed -E "s/(, )?has-xattr//; s/ +$//"; }
+		setfattrs +nodefrag f && xl f && setfattrs -nodefrag f && xl f
+		setfattrs +rtinherit,nosymlinks,filestream d && xl d
+		setfattrs -rtinherit,nosymlinks,filestream d && xl d
+		# The size hints are set with xfs_io; clearing the flag drops the size
+		# (xfs refuses a size without its flag: EINVAL before).
+		xfs_io -c "extsize 1m" -c "cowextsize 64k" f && xfs_io -c "extsize 1m" d || exit 1
+		xl f && xl d
+		setfattrs -v -extsize,cowextsize f && xl f && xfs_io -c extsize -c cowextsize f
+		setfattrs -v =nodump d && xl d && xfs_io -c extsize d'
+	assert_equal "$output" "[no-defrag] f
+[] f
+[rt-inherit, nosymlinks, filestream] d
+[] d
+[extsize, cowextsize] f
+[extsz-inherit] d
+changed f: extsize: set -> clear, cowextsize: set -> clear
+[] f
+[0] f
+[0] f
+changed d: nodump: clear -> set, extszinherit: set -> clear
+[no-dump] d
+[0] d"
+}
+
 @test "btrfs: every flag it keeps, by word and letter" {
 	flags_on btrfs file cSiadAmC
 	flags_on btrfs dir cSiadAmCD
