@@ -345,12 +345,9 @@ echo
 echo "| target | measured | limit | verdict |"
 echo "|---|---:|---:|---|"
 for fs in $FSLIST; do
-	v=$(get "ratio.$fs.tc.mktemp")
-	echo "| $fs: xargs -n1 tmpcreate -p DIR, per file, x mktemp (paired)$(failed_note "$fs" tc) | $(fmt "$v" %.3f) | 1.10 | $(verdict "$v" '<=' 1.10) |"
-	v=$(get "ratio.$fs.tc.true")
-	echo "| $fs: same, x /usr/bin/true (spawn floor) | $(fmt "$v" %.3f) | 1.20 | $(verdict "$v" '<=' 1.20) |"
-	v=$(get "ratio.$fs.tcn.mktemp")
-	echo "| $fs: xargs -n1 tmpcreate --method=named -p DIR, x mktemp$(failed_note "$fs" tcn) | $(fmt "$v" %.3f) | 1.10 | $(verdict "$v" '<=' 1.10) |"
+	row "$fs: xargs -n1 tmpcreate -p DIR, per file, x mktemp (paired)$(failed_note "$fs" tc)" "ratio.$fs.tc.mktemp" '<=' 1.10
+	row "$fs: same, x /usr/bin/true (spawn floor)" "ratio.$fs.tc.true" '<=' 1.20
+	row "$fs: xargs -n1 tmpcreate --method=named -p DIR, x mktemp$(failed_note "$fs" tcn)" "ratio.$fs.tcn.mktemp" '<=' 1.10
 	echo "| $fs: mktemp x /usr/bin/true, for scale | $(fmt "$(get "ratio.$fs.mktemp.true")" %.3f) | | info |"
 	echo "| $fs: tmpcreate in-process cost per file (minus true) | $(fmt "$(get "inproc.$fs.tc")" '%.0f us') | | info |"
 	echo "| $fs: mktemp in-process cost per file (minus true) | $(fmt "$(get "inproc.$fs.mktemp")" '%.0f us') | | info |"
@@ -359,20 +356,14 @@ for fs in $FSLIST; do
 	echo "| $fs: C loop (a) /proc/self/fd x (a2) | $(fmt "$(get "ratio.$fs.lp.le")" %.2f) | | info |"
 	echo "| $fs: C loop (b2) O_EXCL x (a2) | $(fmt "$(get "ratio.$fs.lx.le")" %.2f) | | info |"
 done
-v=$(get hf.tc.mktemp)
-echo "| hyperfine, one tmpcreate -p DIR x one mktemp -p DIR (medians) | $(fmt "$v" %.3f) | 1.10 | $(verdict "$v" '<=' 1.10) |"
-v=$(get hf.tcn.mktemp)
-echo "| hyperfine, one tmpcreate --method=named x one mktemp | $(fmt "$v" %.3f) | 1.10 | $(verdict "$v" '<=' 1.10) |"
-v=$(get sys.tc)
-echo "| syscalls per run, tmpcreate -p DIR | $v | 50 | $(verdict "$v" '<=' 50) |"
-v=$(get sys.tcn)
-echo "| syscalls per run, tmpcreate --method=named -p DIR | $v | 50 | $(verdict "$v" '<=' 50) |"
+row "hyperfine, one tmpcreate -p DIR x one mktemp -p DIR (medians)" hf.tc.mktemp '<=' 1.10
+row "hyperfine, one tmpcreate --method=named x one mktemp" hf.tcn.mktemp '<=' 1.10
+row "syscalls per run, tmpcreate -p DIR" sys.tc '<=' 50 %s
+row "syscalls per run, tmpcreate --method=named -p DIR" sys.tcn '<=' 50 %s
 echo "| syscalls per run, mktemp -p DIR (reference: 40) | $(get sys.mktemp) | | info |"
 echo "| syscalls per run, /usr/bin/true / C one-shot | $(get sys.true) / $(get sys.l1) | | info |"
-v=$(get create.tc)
-echo "| creation syscalls, O_TMPFILE path ($(get createnames.tc); name pool: getrandom x$(get createpool.tc) per process) | $v | 3 | $(verdict "$v" '==' 3) |"
-v=$(get create.tcn)
-echo "| creation syscalls, --method=named ($(get createnames.tcn); name pool: getrandom x$(get createpool.tcn) per process) | $v | 2 | $(verdict "$v" '==' 2) |"
+row "creation syscalls, O_TMPFILE path ($(get createnames.tc); name pool: getrandom x$(get createpool.tc) per process)" create.tc '==' 3 %s
+row "creation syscalls, --method=named ($(get createnames.tcn); name pool: getrandom x$(get createpool.tcn) per process)" create.tcn '==' 2 %s
 echo "| C loop slope: empty / proc / excl, syscalls per creation | $(get slope.empty) / $(get slope.proc) / $(get slope.excl) | 3 / 3 / 2 | info |"
 echo "| shared objects (ldd =>): tmpcreate / mktemp | $(get ldd.tmpcreate) / $(get ldd.mktemp) | | info |"
 echo

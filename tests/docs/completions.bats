@@ -241,6 +241,12 @@ setup() {
 	assert_output '_tmpcreate'
 }
 
+# Skip unless zsh_complete can run: zsh, timeout and zsh's zpty module.
+require_zsh_complete() {
+	require_cmd zsh timeout
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+}
+
 # zsh_complete 'line': what <Tab> offers, one candidate per line (a zsh -f -i
 # in a zpty, with compadd hooked to print what it adds between two marks).
 zsh_complete() {
@@ -288,43 +294,37 @@ zsh_complete() {
 }
 
 @test "zsh: 'tmpcreate --method=' offers auto, named and tmpfile" {
-	require_cmd zsh timeout
-	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	require_zsh_complete
 	run -0 zsh_complete 'tmpcreate --method='
 	assert_equal "$(sort -u <<<"$output")" $'auto\nnamed\ntmpfile'
 }
 
 @test "zsh: 'tmpcreate --me' completes to --method" {
-	require_cmd zsh timeout
-	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	require_zsh_complete
 	run -0 zsh_complete 'tmpcreate --me'
 	assert_output '--method'
 }
 
 @test "zsh: 'tmpcreate --sync=' offers data, full and none" {
-	require_cmd zsh timeout
-	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	require_zsh_complete
 	run -0 zsh_complete 'tmpcreate -o out --sync='
 	assert_equal "$(sort -u <<<"$output")" $'data\nfull\nnone'
 }
 
 @test "zsh: 'tmpcreate --preserve=mode,' offers the other attribute words" {
-	require_cmd zsh timeout
-	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	require_zsh_complete
 	run -0 zsh_complete 'tmpcreate -o out --preserve=mode,'
 	assert_equal "$(sort -u <<<"$output")" $'all\nflags\nownership\nxattr'
 }
 
 @test "zsh: after -o FILE -- COMMAND is completed" {
-	require_cmd zsh timeout
-	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	require_zsh_complete
 	run -0 zsh_complete 'tmpcreate -o out -- ech'
 	assert_line 'echo'
 }
 
 @test "zsh: in -o and --scratch mode COMMAND needs no '--': the first operand is completed as a command" {
-	require_cmd zsh timeout
-	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	require_zsh_complete
 	local line
 	for line in 'tmpcreate -o out ech' 'tmpcreate --output=out ech' 'tmpcreate -vo out ech' \
 		'tmpcreate -o out -m 644 ech' 'tmpcreate --scratch ech'; do
@@ -425,8 +425,7 @@ zsh_complete() {
 }
 
 @test "zsh: setfattrs completes the last flag of an operation, and options" {
-	require_cmd zsh timeout
-	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "needs the zsh/zpty module"
+	require_zsh_complete
 	run -0 zsh_complete 'setfattrs +nodump,offl'
 	assert_output 'offline'
 	run -0 zsh_complete 'setfattrs --verb'

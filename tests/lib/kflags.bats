@@ -11,16 +11,10 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_setup_file # one test at a time, every FS_TYPES image prepared
-}
+# setup_file and setup: tests/helpers/mounts.bash (every FS_TYPES image)
+load '../helpers/mounts'
 
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	load '../helpers/fault'
+mounts_setup_more() {
 	KFLAGS=$FATTRS_BUILDDIR/tests/unit/kflags
 	export KFLAGS
 	[[ -x $KFLAGS ]] || fail "no $KFLAGS: run make check"

@@ -214,8 +214,8 @@ list_aligned() {
 	require_cmd getfattr lsattr strace
 	fs_require tmpfs
 	run -0 --separate-stderr fs_run tmpfs '
-		# LeakSanitizer cannot run under strace (it needs ptrace itself).
-		export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		# LeakSanitizer cannot run under strace (tests/helpers/fault.bash).
+		export ASAN_OPTIONS=$FAULT_ASAN_OPTIONS
 		cd "$D" && touch f
 		# The writes, in order (strace 6.1 names file_setattr syscall_0x1d5).
 		strace -qq -o ../all.trace setfattrs +i,offline,d f || exit 1
@@ -393,8 +393,8 @@ setfattrs: cannot set 'nocompress' on 'f': the ext4 filesystem did not keep it (
 	require_cmd strace lsattr
 	fs_require ext4
 	run -0 --separate-stderr fs_run ext4 '
-		# LeakSanitizer cannot run under strace (it needs ptrace itself).
-		export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		# LeakSanitizer cannot run under strace (tests/helpers/fault.bash).
+		export ASAN_OPTIONS=$FAULT_ASAN_OPTIONS
 		cd "$D" && touch f g h && mkdir d || exit 1
 		# With only filesystems on setfattrs list mounted, no stat: the
 		# first change is read back, whatever the file type.

@@ -19,8 +19,8 @@ load '../helpers/setfattrs'
 	require_cmd lsattr getfattr strace
 	fs_require tmpfs
 	run -0 --separate-stderr fs_run tmpfs '
-		# LeakSanitizer cannot run under strace (it needs ptrace itself).
-		export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		# LeakSanitizer cannot run under strace (tests/helpers/fault.bash).
+		export ASAN_OPTIONS=$FAULT_ASAN_OPTIONS
 		cd "$D" || exit 1
 		mkdir -p outside root/d/e root/many && touch outside/victim root/f root/d/g root/d/e/h
 		ln -s ../outside root/out && ln -s ../../outside/victim root/d/vlink

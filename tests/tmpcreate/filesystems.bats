@@ -11,17 +11,8 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_setup_file # one test at a time, every FS_TYPES image prepared
-}
-
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	load '../helpers/fault'
-}
+# setup_file and setup: tests/helpers/mounts.bash (every FS_TYPES image)
+load '../helpers/mounts'
 
 # The file's name as mktemp makes it from the default template in $D.
 name_re() {
@@ -215,23 +206,32 @@ tmpfile_dir() {
 	[[ $json == *'"o_tmpfile":true'* ]] || skip "O_TMPFILE does not work in $BATS_TEST_TMPDIR"
 }
 
-@test "when both ways of linking fail, falls back to a named file and says why" {
-	local trace=$BATS_TEST_TMPDIR/trace path
-	fault_require
-	tmpfile_dir
-	run -0 --separate-stderr fault_run "$trace" linkat ENOENT -- tmpcreate -v -p "$D"
+# TRACE PROC: the output of the last run is the one file in $D, a named
+# one made after linking the unnamed file failed both ways: AT_EMPTY_PATH
+# (injected ENOENT), then /proc/self/fd (ENOENT, and PROC, an ERE, after
+# it); and stderr says why.
+assert_link_fallback() {
+	local trace=$1 path
 	assert_output --regexp "$(name_re)"
 	path=$output
 	assert_trace "$trace" 'linkat\([0-9]+, "", .*AT_EMPTY_PATH\) = -1 ENOENT .*\(INJECTED\)'
-	assert_trace "$trace" 'linkat\(AT_FDCWD, "/proc/self/fd/[0-9]+", .*AT_SYMLINK_FOLLOW\) = -1 ENOENT .*\(INJECTED\)'
+	assert_trace "$trace" 'linkat\(AT_FDCWD, "/proc/self/fd/[0-9]+", .*AT_SYMLINK_FOLLOW\) = -1 ENOENT'"$2"
 	assert_trace "$trace" "openat\\(AT_FDCWD, \"$(re_escape "$path")\", O_RDWR\\|O_CREAT\\|O_EXCL\\|O_NOFOLLOW\\|O_CLOEXEC, 0600\\) = [0-9]+$"
 	# shellcheck disable=SC2154
 	[ "$stderr" = "tmpcreate: created file '$path' with method named (an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed)" ]
 	[ "$(ls -A "$D")" = "${path##*/}" ]
 }
 
+@test "when both ways of linking fail, falls back to a named file and says why" {
+	local trace=$BATS_TEST_TMPDIR/trace
+	fault_require
+	tmpfile_dir
+	run -0 --separate-stderr fault_run "$trace" linkat ENOENT -- tmpcreate -v -p "$D"
+	assert_link_fallback "$trace" '.*\(INJECTED\)'
+}
+
 @test "without AT_EMPTY_PATH and without /proc, falls back to a named file and says why" {
-	local trace=$BATS_TEST_TMPDIR/trace path
+	local trace=$BATS_TEST_TMPDIR/trace
 	require_root "to hide /proc in a private mount namespace"
 	fault_require
 	require_no_sanitizer "$(command -v tmpcreate)" "AddressSanitizer itself needs /proc"
@@ -243,14 +243,7 @@ tmpfile_dir() {
 		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -s 4096 -o "$1" \
 			-e inject=linkat:error=ENOENT:when=1 -- tmpcreate -v -p "$2"' \
 		_ "$trace" "$D"
-	assert_output --regexp "$(name_re)"
-	path=$output
-	assert_trace "$trace" 'linkat\([0-9]+, "", .*AT_EMPTY_PATH\) = -1 ENOENT .*\(INJECTED\)'
-	assert_trace "$trace" 'linkat\(AT_FDCWD, "/proc/self/fd/[0-9]+", .*AT_SYMLINK_FOLLOW\) = -1 ENOENT \(No such file or directory\)$'
-	assert_trace "$trace" "openat\\(AT_FDCWD, \"$(re_escape "$path")\", O_RDWR\\|O_CREAT\\|O_EXCL\\|O_NOFOLLOW\\|O_CLOEXEC, 0600\\) = [0-9]+$"
-	# shellcheck disable=SC2154
-	[ "$stderr" = "tmpcreate: created file '$path' with method named (an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed)" ]
-	[ "$(ls -A "$D")" = "${path##*/}" ]
+	assert_link_fallback "$trace" ' \(No such file or directory\)$'
 }
 
 @test "a name taken between choosing and linking is retried under another name" {

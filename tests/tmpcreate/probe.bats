@@ -11,16 +11,8 @@
 
 bats_require_minimum_version 1.5.0
 
-setup_file() {
-	load '../helpers/common'
-	load '../helpers/fs'
-	fs_setup_file # one test at a time, every FS_TYPES image prepared
-}
-
-setup() {
-	load '../helpers/common'
-	load '../helpers/fs'
-}
+# setup_file and setup: tests/helpers/mounts.bash (every FS_TYPES image)
+load '../helpers/mounts'
 
 # One JSON object per line on stdin (checked with jq, else python3); print
 # each key=value (value as JSON) on a line, in the order of the object.

@@ -129,29 +129,40 @@ static off_t offset_of(int fd)
 	return lseek(fd, 0, SEEK_CUR);
 }
 
+/* @len pattern bytes written by another process into a pipe (or an AF_UNIX
+ * stream socket), copied with @flags into a new "dst": fattrs_copy_fd()
+ * succeeds, counts them all, and "dst" holds exactly them.  @what says
+ * what is copied ("3 MiB from a pipe fed by another process"), @pfx what
+ * kind of copy it is ("", "flushing: "). */
+static void copy_from_writer(bool socket, uint64_t len, unsigned flags, const char *pfx,
+			     const char *what)
+{
+	uint64_t bytes = UNTOUCHED;
+	int fds[2], out, r = -1;
+	pid_t pid = -1;
+
+	out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (socket ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0
+		   : pipe2(fds, O_CLOEXEC) == 0) {
+		pid = writer_start(fds[1], fds[0], len);
+		(void)close(fds[1]);
+		r = fattrs_copy_fd(fds[0], out, flags, &bytes, NULL);
+		(void)close(fds[0]);
+	}
+	is_int(r, 0, "%s%s", pfx, what);
+	is_int(bytes, len, "%sall of them are counted", pfx);
+	tap_ok(has_pattern(out, 0, 0, len), "%sthe file holds exactly those bytes, in order", pfx);
+	tap_ok(writer_ok(pid), "%sthe writer could write everything", pfx);
+	if (out >= 0)
+		(void)close(out);
+	left_only("dst", NULL);
+}
+
 /* ------------------------------------------------------------ copying */
 
 static void test_copy__from_pipe(void)
 {
-	const uint64_t len = 3 * MiB;
-	uint64_t bytes = UNTOUCHED;
-	int p[2], out, r = -1;
-	pid_t pid = -1;
-
-	out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (pipe2(p, O_CLOEXEC) == 0) {
-		pid = writer_start(p[1], p[0], len);
-		(void)close(p[1]);
-		r = fattrs_copy_fd(p[0], out, 0, &bytes, NULL);
-		(void)close(p[0]);
-	}
-	is_int(r, 0, "3 MiB from a pipe fed by another process are copied");
-	is_int(bytes, len, "all of them are counted");
-	tap_ok(has_pattern(out, 0, 0, len), "the file holds exactly those bytes, in order");
-	tap_ok(writer_ok(pid), "the writer could write everything");
-	if (out >= 0)
-		(void)close(out);
-	left_only("dst", NULL);
+	copy_from_writer(false, 3 * MiB, 0, "", "3 MiB from a pipe fed by another process are copied");
 }
 
 static void test_copy__from_regular_file(void)
@@ -197,25 +208,8 @@ static void test_copy__from_current_offset(void)
 
 static void test_copy__from_socket(void)
 {
-	const uint64_t len = MiB + 5;
-	uint64_t bytes = UNTOUCHED;
-	int s[2], out, r = -1;
-	pid_t pid = -1;
-
-	out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) == 0) {
-		pid = writer_start(s[1], s[0], len);
-		(void)close(s[1]);
-		r = fattrs_copy_fd(s[0], out, 0, &bytes, NULL);
-		(void)close(s[0]);
-	}
-	is_int(r, 0, "a socket (neither pipe nor file) is copied by reading and writing");
-	is_int(bytes, len, "all its bytes are counted");
-	tap_ok(has_pattern(out, 0, 0, len), "the file holds exactly those bytes, in order");
-	tap_ok(writer_ok(pid), "the writer could write everything");
-	if (out >= 0)
-		(void)close(out);
-	left_only("dst", NULL);
+	copy_from_writer(true, MiB + 5, 0, "",
+			 "a socket (neither pipe nor file) is copied by reading and writing");
 }
 
 static void test_copy__into_append_file(void)
@@ -327,46 +321,13 @@ static void test_copy_flush__from_regular_file(void)
 
 static void test_copy_flush__from_pipe(void)
 {
-	uint64_t bytes = UNTOUCHED;
-	int p[2], out, r = -1;
-	pid_t pid = -1;
-
-	out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (pipe2(p, O_CLOEXEC) == 0) {
-		pid = writer_start(p[1], p[0], FLUSH_LEN);
-		(void)close(p[1]);
-		r = fattrs_copy_fd(p[0], out, FATTRS_COPY_FLUSH, &bytes, NULL);
-		(void)close(p[0]);
-	}
-	is_int(r, 0, "flushing: 24 MiB from a pipe are copied");
-	is_int(bytes, FLUSH_LEN, "flushing: all of them are counted");
-	tap_ok(has_pattern(out, 0, 0, FLUSH_LEN), "flushing: the file holds exactly those bytes");
-	tap_ok(writer_ok(pid), "flushing: the writer could write everything");
-	if (out >= 0)
-		(void)close(out);
-	left_only("dst", NULL);
+	copy_from_writer(false, FLUSH_LEN, FATTRS_COPY_FLUSH, "flushing: ", "24 MiB from a pipe are copied");
 }
 
 static void test_copy_flush__from_socket(void)
 {
-	uint64_t bytes = UNTOUCHED;
-	int s[2], out, r = -1;
-	pid_t pid = -1;
-
-	out = openat(topfd, "dst", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) == 0) {
-		pid = writer_start(s[1], s[0], FLUSH_LEN);
-		(void)close(s[1]);
-		r = fattrs_copy_fd(s[0], out, FATTRS_COPY_FLUSH, &bytes, NULL);
-		(void)close(s[0]);
-	}
-	is_int(r, 0, "flushing: 24 MiB from a socket (read/write) are copied");
-	is_int(bytes, FLUSH_LEN, "flushing: all of them are counted");
-	tap_ok(has_pattern(out, 0, 0, FLUSH_LEN), "flushing: the file holds exactly those bytes");
-	tap_ok(writer_ok(pid), "flushing: the writer could write everything");
-	if (out >= 0)
-		(void)close(out);
-	left_only("dst", NULL);
+	copy_from_writer(true, FLUSH_LEN, FATTRS_COPY_FLUSH, "flushing: ",
+			 "24 MiB from a socket (read/write) are copied");
 }
 
 /* Where flushing cannot be done (a pipe, O_APPEND), the flag changes nothing. */
