@@ -17,6 +17,15 @@
 #                        use it under run:  run -0 --separate-stderr fs_run ...
 #                        Afterwards $BATS_TEST_TMPDIR/fs-ls holds `ls -A $D`
 #                        as SCRIPT left it; then $D is removed, $MNT unmounted.
+#   FS_FUNCS='NAME...' fs_run TYPE SCRIPT
+#                        the shell functions NAME... of the test (its .bats
+#                        file or a helper it loaded) are defined inside too,
+#                        for SCRIPT (and FS_LOWER) to call: fs_run passes
+#                        on their text (declare -f).  Set FS_FUNCS before one
+#                        fs_run, or for the whole test (in setup, or in a
+#                        helper's function that calls fs_run).  List every
+#                        function SCRIPT calls, those they call too; a name
+#                        fs_run defines itself (below) is refused.
 #
 # TYPE: tmpfs ramfs ext4 xfs btrfs ntfs-3g (all of them: "${FS_TYPES[@]}").  The loop images live in
 # $BATS_FILE_TMPDIR/fs (sparse), the mount point is $BATS_TEST_TMPDIR/mnt.
@@ -165,8 +174,8 @@ _fs_ssh_keys() {
 
 # The script run inside the namespace: mount, run the test's script in a
 # subshell, record the listing, clean up whatever happened.
-# Arguments: TYPE IMAGE MNT LS-FILE SCRIPT; FS_DIR, FS_LOWER and
-# FS_SFTP_ARGS come through the environment.
+# Arguments: TYPE IMAGE MNT LS-FILE SCRIPT FUNCS (the text of FS_FUNCS'
+# functions); FS_DIR, FS_LOWER and FS_SFTP_ARGS come through the environment.
 #
 # What SCRIPT may call (sshfs*, bindfs, overlay* as noted):
 #   sshfs_mount MOUNTPOINT [SSHFS-OPTION...]
@@ -188,7 +197,7 @@ _fs_ssh_keys() {
 # its port.
 # shellcheck disable=SC2016
 _FS_INNER='
-FS_TYPE=$1 FS_IMAGE=$2 MNT=$3 FS_LS=$4 FS_SCRIPT=$5
+FS_TYPE=$1 FS_IMAGE=$2 MNT=$3 FS_LS=$4 FS_SCRIPT=$5 FS_FUNCS_TEXT=$6
 FS_PID= FS_MOUNTED= FS_ERR=${MNT%/*}/mount.err FS_BASE=${MNT%/*}
 FS_EXTRA_PIDS=() FS_EXTRA_MNTS=() SSHD_PID= SSHD_PORT=
 FS_SSH=$FS_DIR/ssh SRV= SD= FS_DEAD=
@@ -397,6 +406,8 @@ _fs_cleanup() {
 	sshfs* | bindfs) [[ -n $SRV ]] && rm -rf "$SRV" ;;
 	esac
 }
+# The functions of the test that FS_FUNCS named, for FS_LOWER and SCRIPT.
+eval "$FS_FUNCS_TEXT"
 trap _fs_cleanup EXIT
 [[ -d $MNT ]] || mkdir -p "$MNT" || exit 125
 DN=test-${BATS_TEST_NUMBER:-0}
@@ -495,13 +506,24 @@ exit $rc
 
 # fs_run TYPE SCRIPT: see the top of this file.
 fs_run() {
-	local type=$1 script=$2
+	local type=$1 script=$2 f funcs=
+	# FS_FUNCS: the definitions of the test's functions, passed on as text.
+	for f in ${FS_FUNCS-}; do
+		if ! declare -F "$f" >/dev/null; then
+			echo "fs_run: FS_FUNCS: $f is not a shell function" >&2
+			return 125
+		elif [[ $_FS_INNER == *$'\n'"$f() {"* ]]; then
+			echo "fs_run: FS_FUNCS: $f is one of fs_run's own functions" >&2
+			return 125
+		fi
+		funcs+=$(declare -f "$f")$'\n'
+	done
 	# shellcheck disable=SC2097,SC2098  # passed on into the namespace
 	BATS_TEST_TMPDIR=$BATS_TEST_TMPDIR BATS_TEST_NUMBER=${BATS_TEST_NUMBER:-0} \
 	FS_DIR=$FS_DIR FS_LOWER=${FS_LOWER-} FS_SFTP_ARGS=${FS_SFTP_ARGS-} \
 	unshare -m --propagation private -- bash -c "$_FS_INNER" fs_run \
 		"$type" "$FS_DIR/$type.img" "$BATS_TEST_TMPDIR/mnt" \
-		"$BATS_TEST_TMPDIR/fs-ls" "$script"
+		"$BATS_TEST_TMPDIR/fs-ls" "$script" "$funcs"
 }
 
 # fs_prepare TYPE...: make each image once (per .bats file) and try a mount.

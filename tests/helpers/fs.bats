@@ -224,3 +224,25 @@ stopped_daemon_aborted() {
 		assert_all_gone
 	done
 }
+
+# bats test_tags=mount
+@test "FS_FUNCS: the test's functions named there are defined for SCRIPT and FS_LOWER, no others; a name that is no function, or one of fs_run's, is refused" {
+	fs_require overlay
+	greet() { echo "hello $1"; }
+	twice() { greet "$1"; greet "$1"; }
+	unlisted() { echo "unlisted"; }
+	FS_FUNCS='greet twice' FS_LOWER='greet lower >f' run -0 --separate-stderr fs_run overlay '
+		cat "$D/f"
+		twice "$FS_TYPE"
+		declare -F unlisted || echo "no unlisted"'
+	assert_equal "$stderr" ""
+	assert_equal "$output" "$(printf 'hello lower\nhello overlay\nhello overlay\nno unlisted')"
+	assert_all_gone
+	FS_FUNCS='greet nosuch' run -125 --separate-stderr fs_run overlay 'greet x'
+	assert_equal "$stderr" "fs_run: FS_FUNCS: nosuch is not a shell function"
+	assert_equal "$output" ""
+	srv_ls() { echo "not fs_run's"; }
+	FS_FUNCS=srv_ls run -125 --separate-stderr fs_run overlay 'srv_ls'
+	assert_equal "$stderr" "fs_run: FS_FUNCS: srv_ls is one of fs_run's own functions"
+	assert_all_gone
+}

@@ -292,41 +292,14 @@ backup_over_own_link_on() {
 	backup_over_own_link_on bindfs
 }
 
-# TYPE: writer 1 makes FILE~ (a new link of FILE), then its replace fails
-# (EIO injected on its renames, 2 s late); meanwhile writer 2 backs up the
-# same FILE over that FILE~ and replaces FILE.  FILE~ is then writer 2's
-# backup: writer 1 must not remove it, and writer 2 leaves no hidden link.
-backup_race_on() {
-	local type=$1
-	fault_require
-	fs_require "$type"
-	run -0 --separate-stderr fs_run "$type" '
-		cd "$D"
-		echo A >F
-		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
-			-e inject=rename,renameat,renameat2:error=EIO:delay_enter=2000000 \
-			tmpcreate -b -o F <<<N1 2>"$BATS_TEST_TMPDIR/w1.err" &
-		w1=$!
-		for ((i = 0; i < 150; i++)); do
-			[[ -e $SD/F~ ]] && break
-			sleep 0.02
-		done
-		[[ -e $SD/F~ ]] || echo "writer 1 never made F~"
-		tmpcreate -b -o F <<<N2; echo "writer 2: $?"
-		wait $w1; echo "writer 1: $? $(cat "$BATS_TEST_TMPDIR/w1.err")"
-		echo "$(cat "$SD/F") $(cat "$SD/F~") | $(srv_ls | tr "\n" " ")"'
-	assert_equal "$stderr" ""
-	assert_output "$(printf '%s\n' 'writer 2: 0' "writer 1: 1 tmpcreate: cannot write 'F': Input/output error" 'N2 A | F F~ ')"
-}
-
 # bats test_tags=mount
 @test "sshfs: a --backup writer whose replace fails keeps the FILE~ another writer made meanwhile" {
-	backup_race_on sshfs
+	race_backup_eio_on sshfs
 }
 
 # bats test_tags=mount
 @test "bindfs: a --backup writer whose replace fails keeps the FILE~ another writer made meanwhile" {
-	backup_race_on bindfs
+	race_backup_eio_on bindfs
 }
 
 # bats test_tags=mount

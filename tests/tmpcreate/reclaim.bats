@@ -18,6 +18,7 @@ MOUNT_TYPES=(ntfs-3g sshfs)
 load '../helpers/mounts'
 
 mounts_setup_more() {
+	load '../helpers/races'
 	mounts_workdir
 }
 
@@ -110,27 +111,8 @@ backup_renames_fail() {
 }
 
 @test "--backup: a writer whose replace fails keeps the FILE~ another writer made meanwhile" {
-	# Writer 1 makes FILE~ as a new link of FILE, then its replace fails
-	# (EIO, 2 s late); meanwhile writer 2 backs up the same FILE over that
-	# FILE~ and replaces FILE.  FILE~ is writer 2's backup then: writer 1
-	# must not take it away.  (tests/tmpcreate/netfs.bats: sshfs, bindfs.)
-	fault_require
-	echo A >f
-	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
-		-e inject=rename,renameat,renameat2:error=EIO:delay_enter=2000000 \
-		tmpcreate -b -o f <<<N1 2>"$BATS_TEST_TMPDIR/w1.err" &
-	w1=$!
-	for ((i = 0; i < 150; i++)); do
-		[[ -e 'f~' ]] && break
-		sleep 0.02
-	done
-	[[ -e 'f~' ]] || fail "writer 1 never made f~"
-	run -0 --separate-stderr tmpcreate -b -o f <<<N2
-	assert_equal "$stderr" ""
-	rc=0
-	wait "$w1" || rc=$?
-	assert_equal "$rc: $(cat "$BATS_TEST_TMPDIR/w1.err")" "1: tmpcreate: cannot write 'f': Input/output error"
-	assert_equal "$(cat f) $(cat 'f~') | $(names)" "N2 A | f f~"
+	# tests/helpers/races.bash; tests/tmpcreate/netfs.bats: sshfs, bindfs.
+	race_backup_eio_on
 }
 
 @test "--backup: a live writer's hidden backup link is left alone" {
