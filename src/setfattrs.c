@@ -1362,6 +1362,46 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 
 /* ------------------------------------------------------------ operands */
 
+/* Whether @c is a chattr letter of a kernel flag. */
+static bool is_flag_letter(char c)
+{
+	for (size_t i = 0; c != '\0' && i < n_kflags(); i++) {
+		if (krow(i)->letter == c)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * "-vd", "-Rd": option letters and flag letters in one word, which is then
+ * neither options nor an operation: say to split it ("-v -d"), rather
+ * than suggest a flag for 'v'.  An option letter that is also a flag's
+ * (x, V) counts as the option, as it does alone.
+ */
+static void mixed_letters(const char *w)
+{
+	char opts[64] = "-", flags[64] = "-";
+	size_t no = 1, nf = 1;
+
+	if (w[0] != '-' || w[1] == '-' || w[1] == '\0' || strlen(w) >= sizeof(opts))
+		return;
+	for (const char *c = w + 1; *c != '\0'; c++) {
+		const char opt[] = { '-', *c, '\0' };
+
+		if (*c != '-' && cli_popt_option_words(options, opt, NULL) == 1)
+			opts[no++] = *c;
+		else if (is_flag_letter(*c))
+			flags[nf++] = *c;
+		else
+			return;
+	}
+	if (no == 1 || nf == 1)
+		return;
+	opts[no] = flags[nf] = '\0';
+	cli_usage_error(_("%s mixes options and flag letters: give them as separate words ('%s %s')"), cli_quote(w),
+			opts, flags);
+}
+
 /* The operation @w refused by the parser: a usage error that names the flag. */
 __attribute__((noreturn))
 static void bad_operation(const char *w, int r, const struct fattrs_flagops_error *e)
@@ -1371,6 +1411,7 @@ static void bad_operation(const char *w, int r, const struct fattrs_flagops_erro
 	if (r == -EPERM)
 		cli_usage_error(_("flag '%.*s' in %s is read-only: it cannot be set or cleared"), (int)e->len,
 				w + e->offset, cli_quote(w));
+	mixed_letters(w);
 	if (e->suggest != NULL) {
 		const char *s = e->suggest;
 		const char opt[] = { '-', s[0], '\0' };

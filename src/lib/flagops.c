@@ -131,7 +131,10 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 		char other = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') :
 			     (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : '\0';
 
-		return kletter_find(other) >= 0 ? letter_string(other) : NULL;
+		int k = kletter_find(other);
+
+		/* Not a read-only one: it could not be set or cleared either. */
+		return k >= 0 && !t[k].readonly ? letter_string(other) : NULL;
 	}
 	/* The words are lower case: "+OFFLINE" and "+Immutable" are typos of them. */
 	for (size_t i = 0; i < len; i++)

@@ -39,6 +39,22 @@ Try 'setfattrs --help' for more information."
 	stderr_has --partial "did you mean 'x'?"
 }
 
+@test "a word that mixes option letters and flag letters ('-vd', '-Rxd') says to split it; no read-only letter is suggested" {
+	touch f
+	run -1 --separate-stderr setfattrs -vd f
+	stderr_has "setfattrs: '-vd' mixes options and flag letters: give them as separate words ('-v -d')"
+	run -1 --separate-stderr setfattrs -Rxd f
+	stderr_has "setfattrs: '-Rxd' mixes options and flag letters: give them as separate words ('-Rx -d')"
+	run -1 --separate-stderr setfattrs -nA f
+	stderr_has --partial "('-n -A')"
+	# 'x' alone with flag letters is the dax letter, as the man page says.
+	run -1 --separate-stderr setfattrs -n -xq f
+	stderr_has "setfattrs: unknown flag 'q' in '-xq' ('setfattrs --list' lists every flag)"
+	# 'v' is no flag, and V (verity) cannot be changed: nothing to suggest.
+	run -1 --separate-stderr setfattrs -vdq f
+	stderr_has "setfattrs: unknown flag 'v' in '-vdq' ('setfattrs --list' lists every flag)"
+}
+
 @test "an unknown letter in a run of letters is named" {
 	touch f
 	run -1 --separate-stderr setfattrs +iq f

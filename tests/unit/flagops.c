@@ -122,6 +122,10 @@ static void test_refusals(void)
 	is_str(e.suggest, "offline", "... offline is suggested");
 	is_int(parse_all("-Immutabel", &ops, &e), -ENOENT, "-Immutabel is unknown");
 	is_str(e.suggest, "immutable", "... immutable is suggested");
+	is_int(parse_all("+v", &ops, &e), -ENOENT, "+v is unknown");
+	is_str(e.suggest, NULL, "... and V (verity) is read-only: not suggested");
+	is_int(parse_all("+X", &ops, &e), -ENOENT, "+X is unknown");
+	is_str(e.suggest, "x", "... x is suggested");
 	is_int(parse_all("+d,iq", &ops, &e), -ENOENT, "a run with an unknown letter is -ENOENT");
 	tap_ok(e.offset == 4 && e.len == 1, "... at the letter");
 	is_int(parse_all("+k", &ops, &e), -ENOENT, "+k is unknown");
@@ -253,7 +257,7 @@ static void test_fuzz(void)
 int main(void)
 {
 	kt = fattrs_kflags_table(&nk);
-	tap_plan(60);
+	tap_plan(64);
 	test_words_and_letters();
 	test_assign();
 	test_refusals();
