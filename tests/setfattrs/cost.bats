@@ -22,6 +22,7 @@ load '../helpers/setfattrs'
 
 setfattrs_setup_more() {
 	fault_require
+	FS_FUNCS='calls by_name'	# fs_run scripts call them
 }
 
 # The filesystem types with which setfattrs skips its own stat (src/setfattrs.c,
@@ -38,18 +39,16 @@ require_trusted_mounts() {
 }
 
 # calls TRACE: how many calls TRACE has, but the allocator's own (a
-# sanitizer's maps memory as it goes). Exported: fs_run scripts use it.
+# sanitizer's maps memory as it goes). fs_run scripts use it (FS_FUNCS).
 calls() {
 	grep -E "^[0-9]+ +[a-z_0-9]+\(" "$1" | grep -cvE "^[0-9]+ +(mmap|munmap|mprotect|madvise|mremap|brk)\("
 }
-export -f calls
 
 # by_name TRACE: how many file_setattr calls of TRACE went by a name, not
 # followed (AT_SYMLINK_NOFOLLOW), rather than by a /proc/self/fd link (0).
 by_name() {
 	grep -cE "syscall_0x1d5\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x[0-9a-f]+, 0x18, 0x100, " "$1"
 }
-export -f by_name
 
 # assert_per_file OP CALLS: the output's "OP 10 calls N" and "OP 30 calls M"
 # lines (a trace of 10 files and one of 30) differ by CALLS per file ("4.0").
