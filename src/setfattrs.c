@@ -820,6 +820,34 @@ static void report(struct setfattrs_control *ctl, const struct plan *p)
 }
 
 /*
+ * With --json, a file that failed before its plan was made (its flags
+ * could not be read, it could not be stat'ed) still gets its record: not
+ * ok, nothing changed, every operation it names not applied.
+ */
+static void report_unread(struct setfattrs_control *ctl, const char *shown)
+{
+	struct plan p = { .shown = shown, .failed = true };
+	size_t nk = n_kflags();
+
+	if (!ctl->json)
+		return;
+	memset(p.old, -1, sizeof(p.old));
+	for (size_t i = 0; i < nk; i++) {
+		if (ctl->ops.kop[i] == FATTRS_FLAGOP_SET || ctl->ops.kop[i] == FATTRS_FLAGOP_CLEAR) {
+			p.on[i] = ctl->ops.kop[i] == FATTRS_FLAGOP_SET;
+			p.state[i] = ST_PENDING;
+		}
+	}
+	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+		if (ctl->ops.fop[f] == FATTRS_FLAGOP_SET || ctl->ops.fop[f] == FATTRS_FLAGOP_CLEAR) {
+			p.on[nk + (size_t)f] = ctl->ops.fop[f] == FATTRS_FLAGOP_SET;
+			p.state[nk + (size_t)f] = ST_PENDING;
+		}
+	}
+	report(ctl, &p);
+}
+
+/*
  * After a failure, when the file was changed in part or some operation was
  * not even tried: exactly what was and was not applied to it.
  */
@@ -900,6 +928,7 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 					     &kcur);
 			if (r < 0 && r != -EOPNOTSUPP) {
 				fail_flag(ctl, -r, _("cannot read the flags of %s"), cli_quote(shown));
+				report_unread(ctl, shown);
 				return false;
 			}
 			kread = r == 0;
@@ -912,6 +941,7 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 				r = fattrs_fflags_get(path, nofollow, p.mode, caps, NULL, &fcur);
 			if (r < 0) {
 				fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quote(shown));
+				report_unread(ctl, shown);
 				return false;
 			}
 			fread = true;

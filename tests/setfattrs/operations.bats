@@ -337,6 +337,21 @@ setfattrs: 'f': applied '+nodump +noatime'; failed '+offline'"
 	assert_equal "${#lines[@]}" 5
 }
 
+@test "tmpfs: --json gives a file whose flags cannot be read its record too: not ok, every operation not applied" {
+	fault_require
+	require_cmd python3
+	fs_require tmpfs
+	run -1 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch f g
+		fault_run ../trace listxattr EIO -- setfattrs --json -v +offline,d -A f g'
+	stderr_has "setfattrs: cannot read the fattrs flags of 'f': Input/output error"
+	stderr_has "setfattrs: cannot read the fattrs flags of 'g': Input/output error"
+	assert_equal "${#lines[@]}" 2
+	assert_line '{"file":"f","dry_run":false,"ok":false,"changed":[],"not_applied":["+nodump","-noatime","+offline"]}'
+	assert_line '{"file":"g","dry_run":false,"ok":false,"changed":[],"not_applied":["+nodump","-noatime","+offline"]}'
+	python3 -m json.tool --json-lines <<<"$output" >/dev/null
+}
+
 @test "-f silences the messages about files, not the exit status" {
 	touch f
 	run -1 --separate-stderr setfattrs -f -h +offline missing f
