@@ -78,8 +78,6 @@ struct lazy {
 	bool unique_na;
 	int merr;
 	struct fattrs_mount mnt;
-	bool keep_found;	/* @keep was looked up */
-	const struct fattrs_fskeep *keep;	/* what @mnt's type keeps (NULL: not measured) */
 	struct fattrs_fcaps caps;	/* of the mount, when @ferr is 0 */
 	char *other;		/* fattrs_other, joined (NULL: not made yet) */
 	char detail[128];
@@ -97,6 +95,9 @@ struct fmt_ctx {
 	struct lazy lazy;
 	struct fattrs_mount mnt;	/* the last mount found: the next file is likely on it */
 	bool mnt_valid;
+	bool keep_valid;	/* @keep is what mount @keep_id's type keeps (NULL: not measured) */
+	uint64_t keep_id;
+	const struct fattrs_fskeep *keep;
 	struct cli_buf out;	/* fmt_render() and fmt_json(): one file's output */
 };
 
@@ -956,14 +957,19 @@ static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **
  */
 static bool fs_keeps(struct fmt_file *f, const struct fattrs_kflag *k)
 {
-	struct lazy *l = lazy_of(f);
+	struct fmt_ctx *c = f->ctx;
 
-	if (!l->keep_found) {
-		l->keep_found = true;
-		if (has(f, STATX_MNT_ID) && mount_of(f, l) == 0)
-			l->keep = fattrs_fskeep_find(l->mnt.fstype);
+	if (!has(f, STATX_MNT_ID) || !has(f, STATX_TYPE))
+		return true;
+	/* once per mount: the next file is likely on the last one */
+	if (!c->keep_valid || c->keep_id != f->stx->stx_mnt_id) {
+		struct lazy *l = lazy_of(f);
+
+		c->keep = mount_of(f, l) == 0 ? fattrs_fskeep_find(l->mnt.fstype) : NULL;
+		c->keep_id = f->stx->stx_mnt_id;
+		c->keep_valid = true;
 	}
-	return l->keep == NULL || !has(f, STATX_TYPE) || fattrs_fskeep_test(l->keep, f->stx->stx_mode, k) != 0;
+	return c->keep == NULL || fattrs_fskeep_test(c->keep, f->stx->stx_mode, k) != 0;
 }
 
 GET(get_f_kflag)
