@@ -115,7 +115,8 @@ struct setfattrs_control {
 	struct kept_entry *kept;
 	size_t nkept;
 	struct fattrs_mounts *mounts;
-	int cap_immutable;	/* -1 not known yet, else whether we have CAP_LINUX_IMMUTABLE */
+	int caps_known;		/* 0 until capget(2) was asked (then 1, or -1: it failed) */
+	uint64_t caps_eff;	/* the effective capabilities */
 	int cwd;		/* the working directory at start, or -1 until needed */
 	bool moved;		/* the working directory is not cwd: an operand's or the walk's */
 	unsigned long dir_serial;	/* the walk's directory we are in, 0: none */
@@ -217,19 +218,17 @@ static const char *fs_type(struct setfattrs_control *ctl, int dirfd, const char 
 	return m.fstype;
 }
 
-static bool have_cap_immutable(struct setfattrs_control *ctl)
+/* Whether this process has capability @cap in effect (when capget(2) fails: yes, so as to blame none). */
+static bool have_cap(struct setfattrs_control *ctl, unsigned cap)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[2] = { { .effective = 0 } };
 
-	if (ctl->cap_immutable < 0) {
-		if (syscall(SYS_capget, &h, d) < 0)
-			ctl->cap_immutable = 1;	/* cannot tell: do not blame it */
-		else
-			ctl->cap_immutable = (d[CAP_LINUX_IMMUTABLE / 32].effective &
-					      (1U << (CAP_LINUX_IMMUTABLE % 32))) != 0;
+	if (ctl->caps_known == 0) {
+		ctl->caps_known = syscall(SYS_capget, &h, d) < 0 ? -1 : 1;
+		ctl->caps_eff = (uint64_t)d[1].effective << 32 | d[0].effective;
 	}
-	return ctl->cap_immutable != 0;
+	return ctl->caps_known < 0 || cap >= 64 || (ctl->caps_eff & (UINT64_C(1) << cap)) != 0;
 }
 
 __attribute__((format(printf, 3, 4)))
@@ -626,9 +625,23 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 
 		if (p->state[i] != ST_FAILED || !kchange_has(c, f, p->on[i]))
 			continue;
-		if (r == -EPERM && is_ia(f) && !have_cap_immutable(ctl))
+		const char *locked, *letter;
+
+		if (r == -EPERM && is_ia(f) && !have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !have_cap(ctl, CAP_SYS_RESOURCE))
+			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
+				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+		else if (r == -EPERM && !is_ia(f) &&
+			 (locked = locked_by(p->dirfd, p->path, p->nofollow, p->mode, &letter)) != NULL)
+			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
+				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM), locked,
+				  letter, p->on[i] ? '+' : '-', f->name);
+		else if (r == -EINVAL)
+			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the %s filesystem refuses it on this %s, or with the other flags it has or is given)"),
+				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EINVAL),
+				  fs_type(ctl, p->dirfd, p->path, p->nofollow), type_word(p->mode));
 		else
 			fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", f->name,
 				  cli_quote(p->shown));
@@ -1161,6 +1174,7 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		return setfattrs_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
 	if (fstatat(dirfd, name, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
 		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
+		report_unread(ctl, file);
 		return false;
 	}
 	ok = setfattrs_file(ctl, dirfd, name, file, &st, ctl->nofollow);
@@ -1558,7 +1572,7 @@ static void check_ops(struct setfattrs_control *ctl)
 
 int main(int argc, const char **argv)
 {
-	struct setfattrs_control ctl = { .cap_immutable = -1, .nostat = -1, .cwd = -1, .opdir = -1, .byname = -1 };
+	struct setfattrs_control ctl = { .nostat = -1, .cwd = -1, .opdir = -1, .byname = -1 };
 	const char **popt_argv, **files, **rest;
 	int popt_argc, rc, procfd = -1;
 	bool ok = true;

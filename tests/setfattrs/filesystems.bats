@@ -102,6 +102,38 @@ setfattrs: cannot set 'noatime' on 'mine': Operation not permitted"
 	assert_equal "$stderr" "setfattrs: cannot set 'immutable' on 'f': Operation not permitted (changing it needs CAP_LINUX_IMMUTABLE)"
 }
 
+@test "a kernel flag refused says why: the file is immutable (root too), journal needs CAP_SYS_RESOURCE (ext4), a flag or pair the filesystem refuses (btrfs nocow with compress, xfs realtime without a realtime device)" {
+	require_root
+	require_cmd setpriv lsattr
+	fs_require ext4
+	run -0 --separate-stderr fs_run ext4 '
+		cd "$D" && touch f g && chattr +i f || exit 1
+		setfattrs +d f; echo "rc=$?"
+		setfattrs -i +d f; echo "rc=$?"
+		echo "f $(lsattr -d f | cut -d" " -f1 | tr -d e-)"
+		setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource setfattrs +j g; echo "rc=$?"
+		echo "g $(lsattr -d g | cut -d" " -f1 | tr -d e-)"'
+	assert_equal "${lines[*]}" "rc=1 rc=0 f d rc=1 g "
+	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'nodump' on 'f': Operation not permitted (the file is immutable; '-i +nodump' clears that first)"
+	assert_equal "${stderr_lines[1]}" "setfattrs: cannot set 'journal' on 'g': Operation not permitted (changing it needs CAP_SYS_RESOURCE)"
+	assert_equal "${#stderr_lines[@]}" 2
+	local fs
+	for fs in btrfs xfs; do
+		fs_require "$fs"
+		run -0 --separate-stderr fs_run "$fs" '
+			cd "$D" && touch f || exit 1
+			if [[ $FS_TYPE == btrfs ]]; then setfattrs +C,c f; else setfattrs +realtime f; fi
+			echo "rc=$?"'
+		assert_equal "${lines[*]}" "rc=1"
+		if [[ $fs == btrfs ]]; then
+			stderr_has "setfattrs: cannot set 'nocow' on 'f': Invalid argument (the btrfs filesystem refuses it on this regular file, or with the other flags it has or is given)"
+			stderr_has "setfattrs: cannot set 'compress' on 'f': Invalid argument (the btrfs filesystem refuses it on this regular file, or with the other flags it has or is given)"
+		else
+			assert_equal "$stderr" "setfattrs: cannot set 'realtime' on 'f': Invalid argument (the xfs filesystem refuses it on this regular file, or with the other flags it has or is given)"
+		fi
+	done
+}
+
 # Two processes, each toggling its own flag on one file many times, each
 # checking after every set that its flag is there (getfattr/lsattr).
 @test "ext4: two processes toggling offline and integrity (and nodump) on one file 300 times lose no update" {

@@ -352,6 +352,17 @@ setfattrs: 'f': applied '+nodump +noatime'; failed '+offline'"
 	python3 -m json.tool --json-lines <<<"$output" >/dev/null
 }
 
+@test "--json gives a file that cannot be stat'ed its record too, between the others" {
+	require_cmd python3
+	touch f
+	run -1 --separate-stderr setfattrs --json +offline,d missing f
+	assert_equal "$stderr" "setfattrs: cannot stat 'missing': No such file or directory"
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 '{"file":"missing","dry_run":false,"ok":false,"changed":[],"not_applied":["+nodump","+offline"]}'
+	assert_line --index 1 --partial '{"file":"f","dry_run":false,"ok":true,'
+	python3 -m json.tool --json-lines <<<"$output" >/dev/null
+}
+
 @test "-f silences the messages about files, not the exit status" {
 	touch f
 	run -1 --separate-stderr setfattrs -f -h +offline missing f
