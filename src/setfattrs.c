@@ -364,6 +364,12 @@ static char *plan_words(const struct plan *p, enum step_state which)
 
 /* ------------------------------------------------------ kernel flags */
 
+/* Whether @f is one of xfs's size hints: xfs keeps it set only with a size. */
+static bool is_sizehint(const struct fattrs_kflag *f)
+{
+	return (f->xflag & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT | FS_XFLAG_COWEXTSIZE)) != 0;
+}
+
 /* Re-read the kernel flags after a failed change: what of @c is in effect now. */
 static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 {
@@ -611,6 +617,9 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 				fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
 					  type_word(p->mode));
+			else if (p->on[i] && is_sizehint(f) && strcmp(type, "xfs") == 0)
+				fail_flag(ctl, 0, _("cannot set '%s' on %s: xfs keeps it only with a size hint: '+%s=SIZE'"),
+					  f->name, cli_quote(p->shown), f->name);
 			else
 				fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem did not keep it (on a %s)"),
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,

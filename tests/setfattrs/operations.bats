@@ -521,6 +521,36 @@ changed d: nodump: clear -> set, extszinherit: set -> clear
 [0] d"
 }
 
+@test "xfs: extsize, extszinherit or cowextsize set without a size says it needs one and how to give it; ext4 did not keep them" {
+	require_cmd xfs_io
+	fs_require xfs
+	run -1 --separate-stderr fs_run xfs '
+		cd "$D" && touch f && mkdir d || exit 1
+		xl() { xfs_io -c "lsattr -v" "$1" | sed -E "s/(, )?has-xattr//; s/ +$//"; }
+		setfattrs +extsize f; echo "$?"
+		setfattrs +cowextsize,nodump f; echo "$?"
+		setfattrs +extszinherit d; echo "$?"
+		xl f && xfs_io -c extsize -c cowextsize f
+		xl d && xfs_io -c extsize d
+		exit 1'
+	assert_equal "$stderr" "setfattrs: cannot set 'extsize' on 'f': xfs keeps it only with a size hint: '+extsize=SIZE'
+setfattrs: cannot set 'cowextsize' on 'f': xfs keeps it only with a size hint: '+cowextsize=SIZE'
+setfattrs: 'f': applied '+nodump'; failed '+cowextsize'
+setfattrs: cannot set 'extszinherit' on 'd': xfs keeps it only with a size hint: '+extszinherit=SIZE'"
+	assert_equal "$output" "1
+1
+1
+[no-dump] f
+[0] f
+[0] f
+[] d
+[0] d"
+	fs_require ext4
+	run -1 --separate-stderr fs_run ext4 'cd "$D" && touch f && setfattrs +extsize,cowextsize f'
+	assert_equal "$stderr" "setfattrs: cannot set 'extsize' on 'f': the ext4 filesystem did not keep it (on a regular file)
+setfattrs: cannot set 'cowextsize' on 'f': the ext4 filesystem did not keep it (on a regular file)"
+}
+
 @test "btrfs: every flag it keeps, by word and letter" {
 	flags_on btrfs file cSiadAmC
 	flags_on btrfs dir cSiadAmCD
