@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <stdarg.h>
@@ -285,6 +286,8 @@ struct plan {
 	signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];	/* -1 unknown, 0 clear, 1 set, 2 invalid */
 	bool failed;
 	bool unstat;		/* not stat'ed, and the stat after a failure failed (said) */
+	/* The size hints (xfs): [0] as read (-v, -n, --json), [1] as given (0: none). */
+	uint32_t extsize[2], cowextsize[2];
 };
 
 static const char *state_word(int v)
@@ -617,7 +620,8 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 				fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
 					  type_word(p->mode));
-			else if (p->on[i] && is_sizehint(f) && strcmp(type, "xfs") == 0)
+			else if (p->on[i] && is_sizehint(f) && strcmp(type, "xfs") == 0 &&
+				 ((f->xflag & FS_XFLAG_COWEXTSIZE) ? c->cowextsize : c->extsize) == 0)
 				fail_flag(ctl, 0, _("cannot set '%s' on %s: xfs keeps it only with a size hint: '+%s=SIZE'"),
 					  f->name, cli_quote(p->shown), f->name);
 			else
@@ -792,8 +796,31 @@ static bool fflags_apply(struct setfattrs_control *ctl, struct plan *p)
 
 /* ------------------------------------------------------------ reporting */
 
+/*
+ * The size hint row @i of @p changed to, as (@ret_old, @ret_new): true
+ * when a size was given with the flag's set and differs from what the
+ * file had.
+ */
+static bool size_changed(const struct plan *p, size_t i, uint32_t *ret_old, uint32_t *ret_new)
+{
+	const struct fattrs_kflag *f;
+	bool cow;
+
+	if (i >= n_kflags() || !p->on[i] || p->state[i] != ST_APPLIED)
+		return false;
+	f = krow(i);
+	if (!is_sizehint(f))
+		return false;
+	cow = (f->xflag & FS_XFLAG_COWEXTSIZE) != 0;
+	*ret_old = cow ? p->cowextsize[0] : p->extsize[0];
+	*ret_new = cow ? p->cowextsize[1] : p->extsize[1];
+	return *ret_new != 0 && *ret_new != *ret_old;
+}
+
 static void report(struct setfattrs_control *ctl, const struct plan *p)
 {
+	uint32_t sold, snew;
+
 	size_t n = n_kflags() + FATTRS_NFFLAGS;
 	struct cli_json j;
 	bool any = false;
@@ -808,10 +835,15 @@ static void report(struct setfattrs_control *ctl, const struct plan *p)
 		for (size_t i = 0; i < n; i++) {
 			bool newv = p->on[i];
 
-			if (p->state[i] != ST_APPLIED || p->old[i] == (newv ? 1 : 0))
+			bool sized = size_changed(p, i, &sold, &snew);
+
+			if (p->state[i] != ST_APPLIED || (p->old[i] == (newv ? 1 : 0) && !sized))
 				continue;
-			printf("%s{\"flag\":\"%s\",\"old\":\"%s\",\"new\":\"%s\"}", any ? "," : "",
+			printf("%s{\"flag\":\"%s\",\"old\":\"%s\",\"new\":\"%s\"", any ? "," : "",
 			       flag_name(i), state_word(p->old[i]), state_word(newv));
+			if (sized)
+				printf(",\"old_size\":%" PRIu32 ",\"new_size\":%" PRIu32, sold, snew);
+			fputc('}', stdout);
 			any = true;
 		}
 		fputc(']', stdout);
@@ -829,12 +861,16 @@ static void report(struct setfattrs_control *ctl, const struct plan *p)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (p->state[i] != ST_APPLIED || p->old[i] == (p->on[i] ? 1 : 0))
+		bool sized = size_changed(p, i, &sold, &snew);
+
+		if (p->state[i] != ST_APPLIED || (p->old[i] == (p->on[i] ? 1 : 0) && !sized))
 			continue;
 		if (!any)
 			printf("%s %s: ", ctl->dry_run ? _("would change") : _("changed"), cli_name(p->shown));
 		printf("%s%s: %s -> %s", any ? ", " : "", flag_name(i), state_word(p->old[i]),
 		       state_word(p->on[i]));
+		if (sized)
+			printf(" (size %" PRIu32 " -> %" PRIu32 ")", sold, snew);
 		any = true;
 	}
 	if (any)
@@ -971,6 +1007,10 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 	}
 	for (size_t i = 0; kread && i < nk; i++)
 		p.old[i] = (signed char)fattrs_kattr_test(&kcur, krow(i));
+	if (kread && (kcur.have & FATTRS_KATTR_XFLAGS)) {
+		p.extsize[0] = kcur.extsize;
+		p.cowextsize[0] = kcur.cowextsize;
+	}
 	for (int f = 0; fread && f < FATTRS_NFFLAGS; f++) {
 		enum fattrs_fstate s = fcur.state[f];
 
@@ -1005,7 +1045,10 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 			fpending = true;
 	}
 	first = (struct fattrs_kchange){ .xset = hard.xset, .xclear = hard.xclear | soft.xclear,
-					 .iset = hard.iset, .iclear = hard.iclear | soft.iclear };
+					 .iset = hard.iset, .iclear = hard.iclear | soft.iclear,
+					 .extsize = hard.extsize, .cowextsize = hard.cowextsize };
+	p.extsize[1] = hard.extsize;
+	p.cowextsize[1] = hard.cowextsize;
 	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json)) {
 		memcpy(ctl->tmpl.on, p.on, sizeof(p.on));
 		memcpy(ctl->tmpl.state, p.state, sizeof(p.state));
@@ -1455,6 +1498,16 @@ static void mixed_letters(const char *w)
 			opts, flags);
 }
 
+/* Whether the @len bytes at @s are the word of a size hint flag (extsize...). */
+static bool sizehint_named(const char *s, size_t len)
+{
+	for (size_t i = 0; i < n_kflags(); i++) {
+		if (is_sizehint(krow(i)) && strlen(krow(i)->name) == len && memcmp(krow(i)->name, s, len) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The operation @w refused by the parser: a usage error that names the flag. */
 __attribute__((noreturn))
 static void bad_operation(const char *w, int r, const struct fattrs_flagops_error *e)
@@ -1464,6 +1517,15 @@ static void bad_operation(const char *w, int r, const struct fattrs_flagops_erro
 	if (r == -EPERM)
 		cli_usage_error(_("flag '%.*s' in %s is read-only: it cannot be set or cleared"), (int)e->len,
 				w + e->offset, cli_quote(w));
+	if (r == -EDOM && w[0] == '-' && sizehint_named(w + e->offset, e->len))
+		cli_usage_error(_("flag '%.*s' in %s takes no size when it is cleared: give '-%.*s'"),
+				(int)e->len, w + e->offset, cli_quote(w), (int)e->len, w + e->offset);
+	if (r == -EDOM)
+		cli_usage_error(_("flag '%.*s' in %s takes no size: only extsize, extszinherit and cowextsize do ('+extsize=1m')"),
+				(int)e->len, w + e->offset, cli_quote(w));
+	if (r == -ERANGE)
+		cli_usage_error(_("invalid size '%.*s' in %s: give 1 to 4294967295 bytes, with an optional k, m or g (KiB, MiB, GiB)"),
+				(int)e->len, w + e->offset, cli_quote(w));
 	mixed_letters(w);
 	if (e->suggest != NULL) {
 		const char *s = e->suggest;

@@ -156,10 +156,58 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 
 static void set_op(struct fattrs_flagops *ops, bool kernel, int i, enum fattrs_flagop op)
 {
-	if (kernel)
+	if (kernel) {
 		ops->kop[i] = (unsigned char)op;
-	else
+		ops->ksize[i] = 0;
+	} else {
 		ops->fop[i] = (unsigned char)op;
+	}
+}
+
+/* Whether kernel flag @f is one of xfs's size hints, which take "=SIZE". */
+static bool takes_size(const struct fattrs_kflag *f)
+{
+	return (f->xflag & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT | FS_XFLAG_COWEXTSIZE)) != 0;
+}
+
+/*
+ * SIZE (@len bytes at @s): decimal digits and an optional k, m or g (KiB,
+ * MiB, GiB; either case), as xfs_io's extsize takes it; 1 to UINT32_MAX
+ * bytes.  Returns it, or 0 if it is none of those.
+ */
+static uint32_t parse_size(const char *s, size_t len)
+{
+	uint64_t v = 0, mult = 1;
+	size_t ndig = len;
+
+	if (len > 0) {
+		switch (s[len - 1]) {
+		case 'k': case 'K':
+			mult = 1024;
+			break;
+		case 'm': case 'M':
+			mult = 1024 * 1024;
+			break;
+		case 'g': case 'G':
+			mult = 1024 * 1024 * 1024;
+			break;
+		default:
+			break;
+		}
+		if (mult != 1)
+			ndig--;
+	}
+	if (ndig == 0)
+		return 0;
+	for (size_t i = 0; i < ndig; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		if (v > UINT32_MAX)
+			return 0;
+	}
+	v *= mult;
+	return v > UINT32_MAX ? 0 : (uint32_t)v;
 }
 
 static int refuse(struct fattrs_flagops_error *ret_err, int r, const char *word, const char *tok,
@@ -192,8 +240,10 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 		next.assign = true;
 		for (size_t i = 0; i < FATTRS_NFFLAGS; i++)
 			next.fop[i] = FATTRS_FLAGOP_CLEAR_OTHERS;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			next.kop[i] = t[i].readonly ? FATTRS_FLAGOP_KEEP : FATTRS_FLAGOP_CLEAR_OTHERS;
+			next.ksize[i] = 0;
+		}
 		if (word[1] == '\0') {
 			*ops = next;
 			return 0;
@@ -207,17 +257,35 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 	for (;;) {
 		const char *end = strchr(p, ',');
 		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+		size_t vlen = 0;
 		int k = -1, f = -1;
 
 		if (len == 0)
 			return -EINVAL;
+		/* "FLAG=SIZE": the flag is what comes before the '=' ("=x" stays an unknown flag). */
+		if (eq != NULL && eq > p) {
+			vlen = len - (size_t)(eq - p) - 1;
+			len = (size_t)(eq - p);
+		} else {
+			eq = NULL;
+		}
 		k = kword_find(p, len);
 		if (k < 0)
 			f = fword_find(p, len);
 		if (k >= 0 || f >= 0) {
 			if (k >= 0 && t[k].readonly)
 				return refuse(ret_err, -EPERM, word, p, len, NULL);
+			if (eq != NULL && (k < 0 || !takes_size(&t[k]) || op != FATTRS_FLAGOP_SET))
+				return refuse(ret_err, -EDOM, word, p, len, NULL);
 			set_op(&next, k >= 0, k >= 0 ? k : f, op);
+			if (eq != NULL) {
+				uint32_t size = parse_size(eq + 1, vlen);
+
+				if (size == 0)
+					return refuse(ret_err, -ERANGE, word, eq + 1, vlen, NULL);
+				next.ksize[k] = size;
+			}
 		} else {
 			/* A run of letters: every one must be a flag's. */
 			for (size_t i = 0; i < len; i++) {
@@ -236,6 +304,9 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 				if (t[k].readonly)
 					return refuse(ret_err, -EPERM, word, p + i, 1, NULL);
 			}
+			/* No letter is a size hint's: "+d=4k" gives a size to a flag that takes none. */
+			if (eq != NULL)
+				return refuse(ret_err, -EDOM, word, p, len, NULL);
 			for (size_t i = 0; i < len; i++)
 				set_op(&next, true, kletter_find(p[i]), op);
 		}
@@ -259,6 +330,10 @@ void fattrs_flagops_kchange(const struct fattrs_flagops *ops, const struct fattr
 		switch (ops->kop[i]) {
 		case FATTRS_FLAGOP_SET:
 			(void)fattrs_kchange_add(hard, &t[i], true);
+			if (ops->ksize[i] != 0 && (t[i].xflag & FS_XFLAG_COWEXTSIZE))
+				hard->cowextsize = ops->ksize[i];
+			else if (ops->ksize[i] != 0)
+				hard->extsize = ops->ksize[i];
 			break;
 		case FATTRS_FLAGOP_CLEAR:
 			(void)fattrs_kchange_add(hard, &t[i], false);

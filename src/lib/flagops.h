@@ -35,11 +35,14 @@ enum fattrs_flagop {
  *          fattrs_fflag
  * @kop:    each kernel flag's operation, by its row in fattrs_kflags_table()
  *          (read-only rows stay FATTRS_FLAGOP_KEEP)
+ * @ksize:  the size hint in bytes given with a kernel flag's set
+ *          ("+extsize=1m"), by row; 0 where none was given
  */
 struct fattrs_flagops {
 	bool assign;
 	unsigned char fop[FATTRS_NFFLAGS];
 	unsigned char kop[FATTRS_KFLAGS_MAX];
+	uint32_t ksize[FATTRS_KFLAGS_MAX];
 };
 
 /** fattrs_flagops_init() - an empty plan: every flag FATTRS_FLAGOP_KEEP. */
@@ -65,7 +68,10 @@ struct fattrs_flagops_error {
  *           fattrs(7) flags ("offline", also as "user.fattr.offline"), or
  *           a run of chattr letters ("iA": immutable and noatime); a word
  *           wins over letters ("dax" is the flag, not d, a and x).  Case
- *           matters.
+ *           matters.  The size hints of xfs (extsize, extszinherit,
+ *           cowextsize) may be set with their size, "FLAG=SIZE": SIZE in
+ *           bytes, with an optional k, m or g (KiB, MiB, GiB), from 1 to
+ *           4294967295 bytes.
  * @ret_err: if not NULL, written when -ENOENT or -EPERM is returned
  *
  * A later operation on a flag replaces an earlier one; '=' first makes
@@ -73,7 +79,10 @@ struct fattrs_flagops_error {
  *
  * Returns: 0; -EINVAL if @word does not start with '+', '-' or '=', or
  * has an empty FLAG (",,", a trailing ',', "+" alone); -ENOENT if a FLAG
- * names no flag; -EPERM if it names a read-only flag ("extents").
+ * names no flag; -EPERM if it names a read-only flag ("extents");
+ * -EDOM if a size is given to a flag that takes none, or after '-'
+ * (@ret_err: the flag); -ERANGE if a SIZE is no number, 0 or too big
+ * (@ret_err: the SIZE; its @len is 0 for an empty one).
  */
 int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 			 struct fattrs_flagops_error *ret_err);

@@ -525,9 +525,12 @@ static int xflags_read(struct target *t, struct xword *w)
  * Write @w back the way it was read, with @xflags, every other field as it
  * was; except that a size hint whose flags are all cleared goes to 0 with
  * them, as 'xfs_io -c "extsize 0"' does: xfs refuses (EINVAL) a hint left
- * without its flag, so '-extsize' could never be done.
+ * without its flag, so '-extsize' could never be done; and that a hint
+ * whose flag stays set becomes @extsize or @cowextsize where not 0 (xfs
+ * drops the flag of a hint of 0).
  */
-static int xflags_write(struct target *t, struct xword *w, uint32_t xflags)
+static int xflags_write(struct target *t, struct xword *w, uint32_t xflags, uint32_t extsize,
+			uint32_t cowextsize)
 {
 	bool no_ext = !(xflags & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT));
 	bool no_cow = !(xflags & FS_XFLAG_COWEXTSIZE);
@@ -535,8 +538,12 @@ static int xflags_write(struct target *t, struct xword *w, uint32_t xflags)
 	if (w->via == FATTRS_KVIA_FILE_GETATTR) {
 		if (no_ext)
 			w->fa.fa_extsize = 0;
+		else if (extsize != 0)
+			w->fa.fa_extsize = extsize;
 		if (no_cow)
 			w->fa.fa_cowextsize = 0;
+		else if (cowextsize != 0)
+			w->fa.fa_cowextsize = cowextsize;
 		w->fa.fa_xflags = xflags;
 		w->fa.fa_nextents = 0;	/* read-only; the kernel ignores it */
 		return sys_file_attr(__NR_file_setattr, t, &w->fa) == 0 ? 0 : flags_errno(false);
@@ -544,8 +551,12 @@ static int xflags_write(struct target *t, struct xword *w, uint32_t xflags)
 	/* t->fd is open: the read used it. */
 	if (no_ext)
 		w->fsx.fsx_extsize = 0;
+	else if (extsize != 0)
+		w->fsx.fsx_extsize = extsize;
 	if (no_cow)
 		w->fsx.fsx_cowextsize = 0;
+	else if (cowextsize != 0)
+		w->fsx.fsx_cowextsize = cowextsize;
 	w->fsx.fsx_xflags = xflags;
 	return ioctl(t->fd, FS_IOC_FSSETXATTR, &w->fsx) == 0 ? 0 : flags_errno(false);
 }
@@ -674,12 +685,38 @@ static bool not_in_effect(uint32_t set, uint32_t clear, uint32_t now,
 	return ((set & ~now) | (clear & now)) != 0;
 }
 
+/* A size hint of @w: the extent one (!@cow) or the copy-on-write one. */
+static uint32_t xword_size(const struct xword *w, bool cow)
+{
+	if (w->via == FATTRS_KVIA_FILE_GETATTR)
+		return cow ? w->fa.fa_cowextsize : w->fa.fa_extsize;
+	return cow ? w->fsx.fsx_cowextsize : w->fsx.fsx_extsize;
+}
+
+/*
+ * The size hints of @c not in effect in @w: their flags go to
+ * @dropped's @xset.  Returns whether there are any.
+ */
+static bool sizes_dropped(const struct fattrs_kchange *c, const struct xword *w,
+			  struct fattrs_kchange *dropped)
+{
+	uint32_t bits = 0;
+
+	if (c->extsize != 0 && xword_size(w, false) != c->extsize)
+		bits |= c->xset & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT);
+	if (c->cowextsize != 0 && xword_size(w, true) != c->cowextsize)
+		bits |= c->xset & FS_XFLAG_COWEXTSIZE;
+	dropped->xset |= bits;
+	return bits != 0;
+}
+
 /* One word's change: 1 written, 0 nothing to do, or -errno. */
-static int xflags_change(struct target *t, uint32_t set, uint32_t clear, bool readback,
+static int xflags_change(struct target *t, const struct fattrs_kchange *c, bool readback,
 			 struct fattrs_kchange *dropped)
 {
 	struct xword w;
-	uint32_t old;
+	uint32_t old, set = c->xset, clear = c->xclear;
+	bool sizes;
 	int r = xflags_read(t, &w);
 
 	if (r == -EOPNOTSUPP) {
@@ -689,23 +726,31 @@ static int xflags_change(struct target *t, uint32_t set, uint32_t clear, bool re
 	if (r < 0)
 		return r;
 	old = xword_flags(&w);
-	if (((old & ~clear) | set) == old)
+	/* A size to write that the file does not have yet. */
+	sizes = sizes_dropped(c, &w, &(struct fattrs_kchange){ .xset = 0 });
+	if (((old & ~clear) | set) == old && !sizes)
 		return 0;
 	if (between_hook != NULL)
 		between_hook(between_arg);
-	r = xflags_write(t, &w, (old & ~clear) | set);
-	if (r == -EOPNOTSUPP)
+	r = xflags_write(t, &w, (old & ~clear) | set, c->extsize, c->cowextsize);
+	if (r == -EOPNOTSUPP) {
 		(void)not_in_effect(set, clear, old, &dropped->xset, &dropped->xclear);
+		dropped->xset |= set & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT | FS_XFLAG_COWEXTSIZE) &
+				 ((c->extsize != 0 ? FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT : 0) |
+				  (c->cowextsize != 0 ? FS_XFLAG_COWEXTSIZE : 0));
+	}
 	if (r < 0)
 		return r;
-	if (!readback)
+	/* A new size is always read back: xfs may round or drop it. */
+	if (!readback && !sizes)
 		return 1;
 	/* Read back: ext4 answers 0 for the xflags it drops. */
 	r = xflags_read(t, &w);
 	if (r < 0)
 		return r;
+	sizes = sizes_dropped(c, &w, dropped);
 	return not_in_effect(set, clear, xword_flags(&w), &dropped->xset,
-			     &dropped->xclear) ? -EOPNOTSUPP : 1;
+			     &dropped->xclear) || sizes ? -EOPNOTSUPP : 1;
 }
 
 static int iflags_change(struct target *t, uint32_t set, uint32_t clear,
@@ -760,7 +805,9 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 	    (flags & ~(FATTRS_KCHANGE_NO_READBACK | FATTRS_KCHANGE_BY_NAME)) != 0 ||
 	    (c->xset & c->xclear) != 0 ||
 	    (c->iset & c->iclear) != 0 || ((c->xset | c->xclear) & ro_x) != 0 ||
-	    ((c->iset | c->iclear) & ro_i) != 0)
+	    ((c->iset | c->iclear) & ro_i) != 0 ||
+	    (c->extsize != 0 && !(c->xset & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT))) ||
+	    (c->cowextsize != 0 && !(c->xset & FS_XFLAG_COWEXTSIZE)))
 		return -EINVAL;
 	/*
 	 * Once immutable or append is set, most filesystems refuse to change
@@ -778,8 +825,7 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 		if (do_i ? !i : !x)
 			continue;
 		r = do_i ? iflags_change(&t, c->iset, c->iclear, &dropped)
-			 : xflags_change(&t, c->xset, c->xclear,
-					 !(flags & FATTRS_KCHANGE_NO_READBACK), &dropped);
+			 : xflags_change(&t, c, !(flags & FATTRS_KCHANGE_NO_READBACK), &dropped);
 		if (r == -EOPNOTSUPP) {
 			/* The other word may still be kept: try it too. */
 			unsupported = true;

@@ -156,10 +156,14 @@ int fattrs_kattr_test(const struct fattrs_kattr *a, const struct fattrs_kflag *f
  * @xclear: FS_XFLAG_* bits to clear
  * @iset:   FS_*_FL bits to set
  * @iclear: FS_*_FL bits to clear
+ * @extsize:    the extent size hint in bytes to write with FS_XFLAG_EXTSIZE
+ *              or FS_XFLAG_EXTSZINHERIT in @xset (xfs); 0: as it is
+ * @cowextsize: the same for FS_XFLAG_COWEXTSIZE
  */
 struct fattrs_kchange {
 	uint32_t xset, xclear;
 	uint32_t iset, iclear;
+	uint32_t extsize, cowextsize;
 };
 
 /**
@@ -186,7 +190,8 @@ int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, b
  * meanwhile is never handed the flags read from another.  The xflags are
  * read with file_getattr(2) and, if they differ from what is asked,
  * written back with file_setattr(2), extsize, projid and cowextsize as
- * they were, both through the pinned descriptor's /proc/self/fd link
+ * they were (but for the sizes @change gives, and the size of a hint
+ * whose flag is cleared, which goes to 0), both through the pinned descriptor's /proc/self/fd link
  * (which reaches exactly its inode, of any type; without /proc: "." of a
  * directory, or a reopened regular file; other files are -EOPNOTSUPP):
  * five system calls for a change (the pin, the read, the write, the read

@@ -9,7 +9,11 @@
  * -ENOENT (a run: any letter no flag has), read-only with -EPERM; the
  * position points into the word, a suggestion is a real flag word or
  * letter, and a refused word leaves the plan as it was.  An accepted word
- * gives the plan this model computes, left to right.
+ * gives the plan this model computes, left to right.  An element may be
+ * "NAME=SIZE" (NAME not empty): only extsize, extszinherit and cowextsize
+ * after '+' or '=' take a size, else -EDOM (after the checks of NAME);
+ * SIZE is decimal digits with an optional k/m/g (either case), 1 to
+ * 4294967295 bytes, else -ERANGE (its position may have length 0).
  * Input: up to 8 words separated by NUL, parsed in order into one plan.
  * FUZZ_SOURCES: src/lib/flagops.c src/lib/kflags.c src/lib/fflags.c src/lib/path.c
  */
@@ -58,6 +62,35 @@ static int fword(const char *w, size_t len)
 	return -1;
 }
 
+static bool sized(int k)
+{
+	return (kt[k].xflag & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT | FS_XFLAG_COWEXTSIZE)) != 0;
+}
+
+/* SIZE (@len bytes): its value, or 0 if it is none. */
+static uint32_t size_of(const char *v, size_t len)
+{
+	char *end;
+	unsigned long long n, mult = 1;
+	size_t digits = strspn(v, "0123456789");
+
+	if (digits == 0 || digits > len)
+		return 0;
+	if (len == digits + 1 && strchr("kK", v[digits]) != NULL)
+		mult = 1ULL << 10;
+	else if (len == digits + 1 && strchr("mM", v[digits]) != NULL)
+		mult = 1ULL << 20;
+	else if (len == digits + 1 && strchr("gG", v[digits]) != NULL)
+		mult = 1ULL << 30;
+	else if (len != digits)
+		return 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);	/* v starts with a digit: no space, no sign */
+	if (errno != 0 || n > 0xffffffffULL || n * mult > 0xffffffffULL)
+		return 0;
+	return (uint32_t)(n * mult);
+}
+
 static bool is_flag_name(const char *s)
 {
 	return fattrs_fflag_find(s) >= 0 || fattrs_kflag_find(s) != NULL;
@@ -76,26 +109,46 @@ static int model(struct fattrs_flagops *m, const char *w)
 		next.assign = true;
 		for (int f = 0; f < FATTRS_NFFLAGS; f++)
 			next.fop[f] = FATTRS_FLAGOP_CLEAR_OTHERS;
-		for (size_t i = 0; i < nk; i++)
+		for (size_t i = 0; i < nk; i++) {
 			next.kop[i] = kt[i].readonly ? FATTRS_FLAGOP_KEEP : FATTRS_FLAGOP_CLEAR_OTHERS;
+			next.ksize[i] = 0;
+		}
 		if (w[1] == '\0') {
 			*m = next;
 			return 0;
 		}
 	}
 	for (;;) {
-		size_t len = strcspn(p, ",");
+		size_t elen = strcspn(p, ","), len = elen;
+		const char *v = NULL;
 		int k, f;
 
-		if (len == 0)
+		if (elen == 0)
 			return -EINVAL;
+		for (size_t i = 1; i < elen; i++) {
+			if (p[i] == '=') {
+				len = i;
+				v = p + i + 1;
+				break;
+			}
+		}
 		k = kword(p, len);
 		f = k < 0 ? fword(p, len) : -1;
 		if (k >= 0) {
 			if (kt[k].readonly)
 				return -EPERM;
+			if (v != NULL && (!sized(k) || op != FATTRS_FLAGOP_SET))
+				return -EDOM;
 			next.kop[k] = op;
+			next.ksize[k] = 0;
+			if (v != NULL) {
+				next.ksize[k] = size_of(v, elen - len - 1);
+				if (next.ksize[k] == 0)
+					return -ERANGE;
+			}
 		} else if (f >= 0) {
+			if (v != NULL)
+				return -EDOM;
 			next.fop[f] = op;
 		} else {
 			for (size_t i = 0; i < len; i++) {
@@ -106,12 +159,16 @@ static int model(struct fattrs_flagops *m, const char *w)
 				if (kt[kletter(p[i])].readonly)
 					return -EPERM;
 			}
-			for (size_t i = 0; i < len; i++)
+			if (v != NULL)
+				return -EDOM;
+			for (size_t i = 0; i < len; i++) {
 				next.kop[kletter(p[i])] = op;
+				next.ksize[kletter(p[i])] = 0;
+			}
 		}
-		if (p[len] == '\0')
+		if (p[elen] == '\0')
 			break;
-		p += len + 1;
+		p += elen + 1;
 	}
 	*m = next;
 	return 0;
@@ -142,7 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(memcmp(&ops, &before, sizeof(ops)) == 0, "'%s': a refused word changed the plan", w);
 		if (r == -EINVAL)
 			continue;
-		FUZZ_CHECK(e.offset >= 1 && e.len > 0 && e.offset + e.len <= strlen(w),
+		FUZZ_CHECK(e.offset >= 1 && (e.len > 0 || r == -ERANGE) && e.offset + e.len <= strlen(w),
 			   "'%s': refusal at %zu+%zu", w, e.offset, e.len);
 		FUZZ_CHECK(e.suggest == NULL || is_flag_name(e.suggest), "'%s': suggests '%s'", w, e.suggest);
 	}

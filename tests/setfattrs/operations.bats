@@ -551,6 +551,93 @@ setfattrs: cannot set 'extszinherit' on 'd': xfs keeps it only with a size hint:
 setfattrs: cannot set 'cowextsize' on 'f': the ext4 filesystem did not keep it (on a regular file)"
 }
 
+@test "xfs: +extsize=SIZE, +extszinherit=SIZE, +cowextsize=SIZE set the flag with its size hint (xfs_io agrees); -v, -n and --json show the size" {
+	require_cmd xfs_io
+	# The ioctl path (FS_IOC_FSSETXATTR): tests/unit/kflags on xfs (strace 6.1 cannot inject file_setattr).
+	fs_require xfs
+	run -0 --separate-stderr fs_run xfs '
+		cd "$D" && touch f g h && mkdir d || exit 1
+		xl() { xfs_io -c "lsattr -v" "$1" | sed -E "s/(, )?has-xattr//; s/ +$//"; }
+		sz() { xfs_io -c extsize -c cowextsize "$1"; }
+		setfattrs -v +extsize=1m f && xl f && sz f
+		setfattrs -v +extsize=2M,cowextsize=64k,nodump f && xl f && sz f
+		setfattrs -n +extsize=4m f && sz f
+		setfattrs +extsize=1048576 f && setfattrs -v +extsize=1024K f && sz f
+		setfattrs --json =extszinherit=256k d && xl d && sz d
+		setfattrs +cowextsize=512k +d g && xl g && sz g
+		setfattrs -v -extsize,cowextsize f && xl f && sz f
+		setfattrs -v +extsize=8k +extsize h; xfs_io -c extsize h'
+	assert_equal "$stderr" "setfattrs: cannot set 'extsize' on 'h': xfs keeps it only with a size hint: '+extsize=SIZE'"
+	assert_equal "$output" "changed f: extsize: clear -> set (size 0 -> 1048576)
+[extsize] f
+[1048576] f
+[0] f
+changed f: nodump: clear -> set, extsize: set -> set (size 1048576 -> 2097152), cowextsize: clear -> set (size 0 -> 65536)
+[no-dump, extsize, cowextsize] f
+[2097152] f
+[65536] f
+would change f: extsize: set -> set (size 2097152 -> 4194304)
+[2097152] f
+[65536] f
+[1048576] f
+[65536] f
+{\"file\":\"d\",\"dry_run\":false,\"ok\":true,\"changed\":[{\"flag\":\"extszinherit\",\"old\":\"clear\",\"new\":\"set\",\"old_size\":0,\"new_size\":262144}],\"not_applied\":[]}
+[extsz-inherit] d
+[262144] d
+[0] d
+[no-dump, cowextsize] g
+[0] g
+[524288] g
+changed f: extsize: set -> clear, cowextsize: set -> clear
+[no-dump] f
+[0] f
+[0] f
+[0] h"
+}
+
+@test "xfs: a size the filesystem refuses names the flag; ext4 does not keep a size hint" {
+	require_cmd xfs_io
+	fs_require xfs
+	run -1 --separate-stderr fs_run xfs '
+		cd "$D" && touch f && mkdir d || exit 1
+		setfattrs +extsize=1000 f; echo "$?"
+		setfattrs +extsize=1m d; echo "$?"
+		xfs_io -c extsize f d
+		exit 1'
+	assert_equal "$stderr" "setfattrs: cannot set 'extsize' on 'f': Invalid argument (the xfs filesystem refuses it on this regular file, or with the other flags it has or is given)
+setfattrs: cannot set 'extsize' on 'd': Invalid argument (the xfs filesystem refuses it on this directory, or with the other flags it has or is given)"
+	assert_equal "$output" "1
+1
+[0] f
+[0] d"
+	fs_require ext4
+	run -1 --separate-stderr fs_run ext4 'cd "$D" && touch f && setfattrs +extsize=1m,cowextsize=64k f'
+	assert_equal "$stderr" "setfattrs: cannot set 'extsize' on 'f': the ext4 filesystem did not keep it (on a regular file)
+setfattrs: cannot set 'cowextsize' on 'f': the ext4 filesystem did not keep it (on a regular file)"
+}
+
+@test "a size on a flag that takes none, with '-', or a bad, zero or too big size is a usage error naming the word" {
+	touch f
+	run -1 --separate-stderr setfattrs +nodump=4k f
+	assert_equal "$stderr" "setfattrs: flag 'nodump' in '+nodump=4k' takes no size: only extsize, extszinherit and cowextsize do ('+extsize=1m')
+Try 'setfattrs --help' for more information."
+	run -1 --separate-stderr setfattrs +extsize=1m,d=4k f
+	stderr_has "setfattrs: flag 'd' in '+extsize=1m,d=4k' takes no size: only extsize, extszinherit and cowextsize do ('+extsize=1m')"
+	run -1 --separate-stderr setfattrs +offline=1 f
+	stderr_has "setfattrs: flag 'offline' in '+offline=1' takes no size: only extsize, extszinherit and cowextsize do ('+extsize=1m')"
+	run -1 --separate-stderr setfattrs -extsize=4k f
+	stderr_has "setfattrs: flag 'extsize' in '-extsize=4k' takes no size when it is cleared: give '-extsize'"
+	local w
+	for w in 0 '' 4x 1t -1 ' 1' 5g 4294967296 99999999999999999999999 0k; do
+		run -1 --separate-stderr setfattrs "=cowextsize=$w" f
+		stderr_has "setfattrs: invalid size '$w' in '=cowextsize=$w': give 1 to 4294967295 bytes, with an optional k, m or g (KiB, MiB, GiB)"
+	done
+	run -1 --separate-stderr setfattrs +extents=4k f
+	stderr_has "setfattrs: flag 'extents' in '+extents=4k' is read-only: it cannot be set or cleared"
+	run -1 --separate-stderr setfattrs +extsiz=4k f
+	stderr_has --partial "unknown flag 'extsiz' in '+extsiz=4k'; did you mean 'extsize'?"
+}
+
 @test "btrfs: every flag it keeps, by word and letter" {
 	flags_on btrfs file cSiadAmC
 	flags_on btrfs dir cSiadAmCD

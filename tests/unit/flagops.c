@@ -148,6 +148,63 @@ static void test_refusals(void)
 	tap_ok(memcmp(&before, &ops, sizeof(ops)) == 0, "... and leaves the plan as it was");
 }
 
+static void test_sizes(void)
+{
+	struct fattrs_flagops ops, before;
+	struct fattrs_flagops_error e;
+	struct fattrs_kchange hard, soft;
+	int ext = krow_of("extsize"), inh = krow_of("extszinherit"), cow = krow_of("cowextsize");
+
+	is_int(parse_all("+extsize=1m", &ops, &e), 0, "+extsize=1m parses");
+	tap_ok(kop(&ops, "extsize") == FATTRS_FLAGOP_SET && ops.ksize[ext] == 1048576, "... sets extsize with 1 MiB");
+	fattrs_flagops_kchange(&ops, NULL, &hard, &soft);
+	tap_ok(hard.xset == FS_XFLAG_EXTSIZE && hard.extsize == 1048576 && hard.cowextsize == 0,
+	       "... and the change carries the size");
+	is_int(parse_all("+nodump,cowextsize=64k,extszinherit=4096", &ops, &e), 0, "sizes in a comma list parse");
+	tap_ok(ops.ksize[cow] == 65536 && ops.ksize[inh] == 4096 && kop(&ops, "nodump") == FATTRS_FLAGOP_SET,
+	       "... each flag has its size");
+	fattrs_flagops_kchange(&ops, NULL, &hard, &soft);
+	tap_ok(hard.xset == (FS_XFLAG_NODUMP | FS_XFLAG_COWEXTSIZE | FS_XFLAG_EXTSZINHERIT) &&
+	       hard.extsize == 4096 && hard.cowextsize == 65536, "... extszinherit's is the extent size hint");
+	is_int(parse_all("=extsize=2G", &ops, &e), 0, "=extsize=2G parses");
+	tap_ok(ops.assign && ops.ksize[ext] == 2147483648u && kop(&ops, "nodump") == FATTRS_FLAGOP_CLEAR_OTHERS,
+	       "... '=' with a size");
+	is_int(parse_all("+extsize=4294967295 +cowextsize=3k", &ops, &e), 0, "the largest size and K parse");
+	tap_ok(ops.ksize[ext] == 4294967295u && ops.ksize[cow] == 3072, "... as 4294967295 and 3072");
+	is_int(parse_all("+extsize=1m +extsize", &ops, &e), 0, "+extsize=1m +extsize parses");
+	is_int(ops.ksize[ext], 0, "... the later one wins: no size");
+	is_int(parse_all("+extsize=1m -extsize", &ops, &e), 0, "+extsize=1m -extsize parses");
+	tap_ok(kop(&ops, "extsize") == FATTRS_FLAGOP_CLEAR && ops.ksize[ext] == 0, "... clears, without a size");
+	is_int(parse_all("+extsize=1m =nodump", &ops, &e), 0, "+extsize=1m =nodump parses");
+	tap_ok(kop(&ops, "extsize") == FATTRS_FLAGOP_CLEAR_OTHERS && ops.ksize[ext] == 0, "... '=' forgets the size");
+
+	is_int(parse_all("+nodump=4k", &ops, &e), -EDOM, "a size on a flag that takes none is -EDOM");
+	tap_ok(e.offset == 1 && e.len == 6, "... at the flag");
+	is_int(parse_all("+extsize=1m,d=4k", &ops, &e), -EDOM, "a size on a letter is -EDOM");
+	tap_ok(e.offset == 12 && e.len == 1, "... at the letter");
+	is_int(parse_all("-offline=1", &ops, &e), -EDOM, "a size on a fattrs flag is -EDOM");
+	is_int(parse_all("-extsize=4k", &ops, &e), -EDOM, "a size with '-' is -EDOM");
+	tap_ok(e.offset == 1 && e.len == 7, "... at the flag");
+	is_int(parse_all("+extents=4k", &ops, &e), -EPERM, "a read-only flag with a size is still -EPERM");
+	is_int(parse_all("+extsiz=4k", &ops, &e), -ENOENT, "an unknown flag with a size is -ENOENT");
+	tap_ok(e.offset == 1 && e.len == 6, "... at the flag, not its size");
+	is_str(e.suggest, "extsize", "... extsize is suggested");
+	is_int(parse_all("+iq=4k", &ops, &e), -ENOENT, "an unknown letter with a size is -ENOENT");
+	is_int(parse_all("+=4k", &ops, &e), -ENOENT, "'=' with no flag before it is no flag (-ENOENT)");
+	static const char *const bad[] = { "0", "", "0k", "4x", "k", "1t", "-1", " 1", "+1", "1 ", "1kk",
+					   "4294967296", "4194304k", "4096m", "4g", "99999999999999999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char w[64];
+
+		snprintf(w, sizeof(w), "=cowextsize=%s,d", bad[i]);
+		fattrs_flagops_init(&ops);
+		before = ops;
+		is_int(fattrs_flagops_parse(&ops, w, &e), -ERANGE, "'%s': a bad size is -ERANGE", w);
+		tap_ok(e.offset == 12 && e.len == strlen(bad[i]) && memcmp(&before, &ops, sizeof(ops)) == 0,
+		       "... at the size, the plan as it was");
+	}
+}
+
 static void test_table(void)
 {
 	struct fattrs_flagops ops;
@@ -204,7 +261,8 @@ static bool is_flag_name(const char *s)
 static void test_fuzz(void)
 {
 	static const char alphabet[] = "+-=,aAbcCdDeEfFiIjmNPsStTuVxX.0 \t\xff"
-				       "immutableappendnodumpofflinepinned";
+				       "immutableappendnodumpofflinepinned"
+				       "extsize=cowextsize=extszinherit=1m4k9g0123456789";
 	const char *env_rounds = getenv("FATTRS_FUZZ_ROUNDS"), *env_seed = getenv("FATTRS_FUZZ_SEED");
 	unsigned long rounds = env_rounds != NULL ? strtoul(env_rounds, NULL, 10) : 200000;
 	unsigned seed = env_seed != NULL ? (unsigned)strtoul(env_seed, NULL, 10) : (unsigned)time(NULL);
@@ -234,10 +292,10 @@ static void test_fuzz(void)
 			accepted++;
 			continue;
 		}
-		if (r != -EINVAL && r != -ENOENT && r != -EPERM) {
+		if (r != -EINVAL && r != -ENOENT && r != -EPERM && r != -EDOM && r != -ERANGE) {
 			bad++;
 			printf("# '%s': unexpected %d\n", w, r);
-		} else if (r != -EINVAL && (e.len == 0 || e.offset + e.len > len || e.offset == 0)) {
+		} else if (r != -EINVAL && ((e.len == 0 && r != -ERANGE) || e.offset + e.len > len || e.offset == 0)) {
 			bad++;
 			printf("# '%s': refusal at %zu+%zu\n", w, e.offset, e.len);
 		} else if (r != -EINVAL && e.suggest != NULL && !is_flag_name(e.suggest)) {
@@ -257,10 +315,11 @@ static void test_fuzz(void)
 int main(void)
 {
 	kt = fattrs_kflags_table(&nk);
-	tap_plan(64);
+	tap_plan(125);
 	test_words_and_letters();
 	test_assign();
 	test_refusals();
+	test_sizes();
 	test_table();
 	test_fuzz();
 	return tap_done();

@@ -758,6 +758,63 @@ static void test_kattr_change__per_filesystem(void)
 	}
 }
 
+/*
+ * The size hints: a change that gives a size writes it with its flag
+ * (xfs keeps the flag only with one); ext4 drops both and says so.
+ */
+static void test_kattr_change__sizes(void)
+{
+	struct fattrs_kchange c = { .xset = FS_XFLAG_EXTSIZE | FS_XFLAG_COWEXTSIZE, .extsize = 65536,
+				    .cowextsize = 131072 };
+	struct fattrs_kchange d = { .xset = 0 };
+	struct fattrs_kattr a = { .have = 0 };
+	char f[32], dir[32];
+
+	snprintf(f, sizeof(f), "sz-%s", mode_name());
+	snprintf(dir, sizeof(dir), "szd-%s", mode_name());
+	is_int(fattrs_kattr_change(topfd, f, 0, 0, &(struct fattrs_kchange){ .extsize = 4096 }, NULL),
+	       -EINVAL, "%s %s: a size without its flag set is -EINVAL", test_fs, mode_name());
+	if (!fs_is("xfs") && !fs_is("ext4"))
+		return;
+	if (!make_file(f) || !make_dir(dir)) {
+		tap_ok(false, "make %s and %s", f, dir);
+		goto out;
+	}
+	if (fs_is("ext4")) {
+		is_int(fattrs_kattr_change(topfd, f, 0, 0, &c, &d), -EOPNOTSUPP,
+		       "ext4 %s: extsize and cowextsize with sizes are not kept", mode_name());
+		is_int(d.xset, FS_XFLAG_EXTSIZE | FS_XFLAG_COWEXTSIZE, "... and both are said dropped");
+		goto out;
+	}
+	is_int(fattrs_kattr_change(topfd, f, 0, 0, &c, &d), 1, "xfs %s: +extsize=64k,cowextsize=128k", mode_name());
+	is_int(fattrs_kattr_get(topfd, f, 0, 0, FATTRS_KATTR_XFLAGS, &a), 0, "... read back");
+	tap_ok((a.xflags & (FS_XFLAG_EXTSIZE | FS_XFLAG_COWEXTSIZE)) == (FS_XFLAG_EXTSIZE | FS_XFLAG_COWEXTSIZE) &&
+	       a.extsize == 65536 && a.cowextsize == 131072, "... both flags set with their sizes (%u, %u)",
+	       (unsigned)a.extsize, (unsigned)a.cowextsize);
+	/* The flags are already set: a new size alone is still written. */
+	c = (struct fattrs_kchange){ .xset = FS_XFLAG_EXTSIZE, .extsize = 262144 };
+	is_int(fattrs_kattr_change(topfd, f, 0, 0, &c, &d), 1, "xfs %s: a new size of a set flag is written",
+	       mode_name());
+	is_int(fattrs_kattr_get(topfd, f, 0, 0, FATTRS_KATTR_XFLAGS, &a), 0, "... read back");
+	tap_ok(a.extsize == 262144 && a.cowextsize == 131072, "... the extent size changed, not the other (%u, %u)",
+	       (unsigned)a.extsize, (unsigned)a.cowextsize);
+	is_int(fattrs_kattr_change(topfd, f, 0, 0, &c, &d), 0, "... and the same size again writes nothing");
+	c = (struct fattrs_kchange){ .xset = FS_XFLAG_EXTSZINHERIT, .extsize = 1048576 };
+	is_int(fattrs_kattr_change(topfd, dir, 0, 0, &c, &d), 1, "xfs %s: extszinherit with a size on a directory",
+	       mode_name());
+	is_int(fattrs_kattr_get(topfd, dir, 0, 0, FATTRS_KATTR_XFLAGS, &a), 0, "... read back");
+	tap_ok((a.xflags & FS_XFLAG_EXTSZINHERIT) && a.extsize == 1048576, "... set with its size (%u)",
+	       (unsigned)a.extsize);
+	c = (struct fattrs_kchange){ .xclear = FS_XFLAG_EXTSIZE | FS_XFLAG_COWEXTSIZE };
+	is_int(fattrs_kattr_change(topfd, f, 0, 0, &c, &d), 1, "xfs %s: clearing both", mode_name());
+	is_int(fattrs_kattr_get(topfd, f, 0, 0, FATTRS_KATTR_XFLAGS, &a), 0, "... read back");
+	tap_ok(!(a.xflags & (FS_XFLAG_EXTSIZE | FS_XFLAG_COWEXTSIZE)) && a.extsize == 0 && a.cowextsize == 0,
+	       "... clears their sizes");
+out:
+	(void)unlinkat(topfd, f, 0);
+	(void)unlinkat(topfd, dir, AT_REMOVEDIR);
+}
+
 /* ramfs and ntfs-3g (FUSE): no flags at all, whatever the path. */
 static void test_kattr__no_flags_here(void)
 {
@@ -997,6 +1054,7 @@ static void run_paths(void)
 	test_kattr_change__immutable_holds();
 	test_kattr_change__immutable_order();
 	test_kattr_change__per_filesystem();
+	test_kattr_change__sizes();
 	test_kattr_change__pinned(false, false);
 	test_kattr_change__pinned(true, false);
 	test_kattr_change__pinned(false, true);
