@@ -956,7 +956,7 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 			  .byname = dir_byname(ctl, dirfd, path, nofollow) };
 	struct fattrs_kchange hard, soft, first, last;
 	struct fattrs_kattr kcur;
-	struct fattrs_fflags fcur = { .unknown = NULL };
+	struct fattrs_fflags fcur;
 	unsigned atf = nofollow ? AT_SYMLINK_NOFOLLOW : 0;
 	size_t nk = n_kflags();
 	bool kread = false, fread = false, ok = true, fpending = false;
@@ -964,7 +964,6 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 
 	p.mode = st != NULL ? st->st_mode : 0;
 	p.dev = st != NULL ? st->st_dev : 0;
-	memset(p.old, -1, sizeof(p.old));
 
 	/*
 	 * Without '=', -v, -n and --json nothing is read first, and the plan
@@ -978,6 +977,8 @@ static bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char 
 		fpending = ctl->tmpl_fpending;
 		goto planned;
 	}
+	memset(p.old, -1, sizeof(p.old));
+	fcur = (struct fattrs_fflags){ .unknown = NULL };
 
 	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
 	if (ops->assign || ctl->verbose || ctl->dry_run || ctl->json) {
