@@ -130,6 +130,17 @@ struct setfattrs_control {
 	const char *operand;	/* the operand being walked (-R) */
 	/* Without '=', -v, -n and --json: every file's plan, made once (setfattrs_file()). */
 	bool tmpl_ready, tmpl_fpending;
+	/*
+	 * When the template changes fattrs flags only: its steps, in the order
+	 * fflags_apply() takes them (setfattrs_fflags_only()); nfsteps -1
+	 * until made, 0 if the template has kernel flags too.
+	 */
+	int nfsteps;
+	struct {
+		enum fattrs_fflag f;
+		bool on;
+		unsigned flags;
+	} fsteps[FATTRS_NFFLAGS];
 	struct {
 		bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 		unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
@@ -295,6 +306,10 @@ static const char *state_word(int v)
 	return v == 1 ? "set" : v == 0 ? "clear" : v == 2 ? "invalid" : "unknown";
 }
 
+/* What a file not stat'ed offers for the fattrs flags (want_nostat()). */
+static const struct caps_entry nostat_caps = {
+	.caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE } };
+
 /*
  * What @p's filesystem offers for the fattrs flags, probed once per device;
  * for a file not stat'ed (want_nostat()): user xattrs, no native word, no
@@ -302,8 +317,6 @@ static const char *state_word(int v)
  */
 static int caps_entry_for(struct setfattrs_control *ctl, const struct plan *p, const struct caps_entry **ret)
 {
-	static const struct caps_entry nostat_caps = {
-		.caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE } };
 	struct caps_entry *c;
 	struct fattrs_fcaps caps;
 	struct statfs sfs;
@@ -1105,6 +1118,56 @@ planned:
 	return ok;
 }
 
+/*
+ * A file not stat'ed (want_nostat()) when the run's template changes
+ * fattrs flags only: each flag's one or two system calls, nothing else
+ * per file.  The first file of the run made the template, through
+ * setfattrs_file(); a file whose change fails goes through it too, which
+ * does the change again (each step is idempotent) and says what failed.
+ */
+static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown)
+{
+	for (int k = 0; k < ctl->nfsteps; k++) {
+		if (fattrs_fflag_set(path, ctl->nofollow, 0, &nostat_caps.caps, ctl->fsteps[k].f, ctl->fsteps[k].on,
+				     ctl->fsteps[k].flags, NULL) != 0)
+			return setfattrs_file(ctl, dirfd, path, shown, NULL, ctl->nofollow);
+	}
+	return true;
+}
+
+/* Whether the template changes fattrs flags only, its steps made once (nfsteps). */
+static bool fflags_only(struct setfattrs_control *ctl)
+{
+	const struct fattrs_kchange *c = &ctl->tmpl_first;
+	size_t nk = n_kflags();
+
+	if (ctl->nfsteps >= 0 || !ctl->tmpl_ready)
+		return ctl->nfsteps > 0;
+	ctl->nfsteps = 0;
+	if ((c->xset | c->xclear | c->iset | c->iclear) != 0 || !ctl->tmpl_fpending)
+		return false;
+	for (size_t i = 0; i < nk; i++) {
+		if (ctl->tmpl.state[i] != ST_NONE)
+			return false;
+	}
+	/* fflags_apply()'s order: clears first, then sets */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+			size_t i = nk + (size_t)f;
+			size_t o = nk + (size_t)fattrs_fflag_info((enum fattrs_fflag)f)->opposite;
+
+			if (ctl->tmpl.state[i] != ST_PENDING || ctl->tmpl.on[i] != (pass == 1))
+				continue;
+			ctl->fsteps[ctl->nfsteps].f = (enum fattrs_fflag)f;
+			ctl->fsteps[ctl->nfsteps].on = pass == 1;
+			ctl->fsteps[ctl->nfsteps].flags = ctl->tmpl.state[o] != ST_NONE && !ctl->tmpl.on[o] ?
+							  FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0;
+			ctl->nfsteps++;
+		}
+	}
+	return ctl->nfsteps > 0;
+}
+
 /* ------------------------------------------------------------ -R */
 
 static void walk_error(const char *path, int err, void *arg)
@@ -1224,7 +1287,8 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 
 	operand_dir(ctl, file, &dirfd, &name);
 	if (!ctl->recursive && want_nostat(ctl))
-		return setfattrs_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
+		return fflags_only(ctl) ? setfattrs_fflags_only(ctl, dirfd, name, file)
+					: setfattrs_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
 	if (fstatat(dirfd, name, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
 		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
 		report_unread(ctl, file);
@@ -1644,7 +1708,7 @@ static void check_ops(struct setfattrs_control *ctl)
 
 int main(int argc, const char **argv)
 {
-	struct setfattrs_control ctl = { .nostat = -1, .cwd = -1, .opdir = -1, .byname = -1 };
+	struct setfattrs_control ctl = { .nfsteps = -1, .nostat = -1, .cwd = -1, .opdir = -1, .byname = -1 };
 	const char **popt_argv, **files, **rest;
 	int popt_argc, rc, procfd = -1;
 	bool ok = true;
