@@ -1119,18 +1119,21 @@ planned:
 }
 
 /*
- * A file not stat'ed (want_nostat()) when the run's template changes
- * fattrs flags only: each flag's one or two system calls, nothing else
- * per file.  The first file of the run made the template, through
+ * setfattrs_file() where want_nostat() holds and the run's template
+ * changes fattrs flags only (a named file, or a regular file or directory
+ * met by -R): each flag's one or two system calls, nothing else per file,
+ * with what want_nostat() says of every filesystem (a fattrs flag is its
+ * user.* xattr).  The first file of the run made the template, through
  * setfattrs_file(); a file whose change fails goes through it too, which
  * does the change again (each step is idempotent) and says what failed.
  */
-static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown)
+static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+				  const struct stat *st, bool nofollow)
 {
 	for (int k = 0; k < ctl->nfsteps; k++) {
-		if (fattrs_fflag_set(path, ctl->nofollow, 0, &nostat_caps.caps, ctl->fsteps[k].f, ctl->fsteps[k].on,
+		if (fattrs_fflag_set(path, nofollow, 0, &nostat_caps.caps, ctl->fsteps[k].f, ctl->fsteps[k].on,
 				     ctl->fsteps[k].flags, NULL) != 0)
-			return setfattrs_file(ctl, dirfd, path, shown, NULL, ctl->nofollow);
+			return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
 	}
 	return true;
 }
@@ -1204,7 +1207,8 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 		ctl->moved = true;
 		ctl->byname = -1;
 	}
-	if (!setfattrs_file(ctl, e->dirfd, e->name, e->path, e->st, true))
+	if (want_nostat(ctl) && fflags_only(ctl) ? !setfattrs_fflags_only(ctl, e->dirfd, e->name, e->path, e->st, true)
+						  : !setfattrs_file(ctl, e->dirfd, e->name, e->path, e->st, true))
 		ctl->ok = false;
 	return 0;
 }
@@ -1287,7 +1291,7 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 
 	operand_dir(ctl, file, &dirfd, &name);
 	if (!ctl->recursive && want_nostat(ctl))
-		return fflags_only(ctl) ? setfattrs_fflags_only(ctl, dirfd, name, file)
+		return fflags_only(ctl) ? setfattrs_fflags_only(ctl, dirfd, name, file, NULL, ctl->nofollow)
 					: setfattrs_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
 	if (fstatat(dirfd, name, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
 		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));

@@ -56,6 +56,21 @@ load '../helpers/setfattrs'
 	assert_equal "$stderr" ''
 }
 
+@test "tmpfs: -R +offline, and +offline on named files, where one file has its opposite set: that file named, the others set (getfattr), exit 1" {
+	require_cmd getfattr setfattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		mkdir "$D/t" && cd "$D/t" && touch a b c && setfattr -n user.fattr.pinned -v 1 b && mkdir s && touch s/d s/e && cd .. || exit 1
+		setfattrs -R +offline t; echo "rc=$?"
+		getfattr -R --absolute-names -n user.fattr.offline t 2>/dev/null | sed -n "s/^# file: //p" | sort | tr "\n" " "; echo
+		setfattrs -R -offline t && setfattrs +offline t/a t/b t/c t/s/d; echo "rc=$?"
+		getfattr -R --absolute-names -n user.fattr.offline t 2>/dev/null | sed -n "s/^# file: //p" | sort | tr "\n" " "; echo'
+	assert_equal "${lines[*]}" "rc=1 t t/a t/c t/s t/s/d t/s/e  rc=1 t/a t/c t/s/d "
+	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'offline' on 't/b': its opposite 'pinned' is set; '-pinned +offline' clears it first"
+	assert_equal "${stderr_lines[1]}" "setfattrs: cannot set 'offline' on 't/b': its opposite 'pinned' is set; '-pinned +offline' clears it first"
+	assert_equal "${#stderr_lines[@]}" 2
+}
+
 @test "tmpfs: -R depth is not limited by a small descriptor limit (ulimit -n 12, 300 levels)" {
 	require_cmd lsattr
 	fs_require tmpfs
