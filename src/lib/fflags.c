@@ -580,8 +580,14 @@ void fattrs_fflags_release(struct fattrs_fflags *f)
 static int opposite_check(const char *path, bool nofollow, enum fattrs_fflag opp)
 {
 	char v[2];	/* "1" fits; ERANGE means something longer: invalid */
-	ssize_t n = xgetxattr(path, nofollow, fflag_table[opp].xattr, v, sizeof(v));
+	/*
+	 * Its size first: a read of size 0 makes the kernel allocate no
+	 * buffer, and the opposite is missing on almost every file.
+	 */
+	ssize_t n = xgetxattr(path, nofollow, fflag_table[opp].xattr, NULL, 0);
 
+	if (n >= 0)
+		n = xgetxattr(path, nofollow, fflag_table[opp].xattr, v, sizeof(v));
 	if (n < 0) {
 		if (errno == ENODATA || errno == EOPNOTSUPP)
 			return 0;
