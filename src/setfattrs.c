@@ -213,21 +213,30 @@ static const char *type_word(mode_t mode)
 	}
 }
 
+/* The filesystem type ("ext4") of the file @stx describes, from the mount table (read once); NULL if unknown. */
+static const char *mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx)
+{
+	struct fattrs_mount m;
+
+	if (!(stx->stx_mask & STATX_MNT_ID))
+		return NULL;
+	if (ctl->mounts == NULL)
+		ctl->mounts = fattrs_mounts_new();
+	if (ctl->mounts == NULL || fattrs_mounts_find(ctl->mounts, stx->stx_mnt_id, &m) < 0)
+		return NULL;
+	return m.fstype;
+}
+
 /* The filesystem type of @path ("ext4"), or "this" when it cannot be told. */
 static const char *fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
 {
 	struct fattrs_statx_buf stx;
-	struct fattrs_mount m;
+	const char *type;
 
-	if (fattrs_statx(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, STATX_MNT_ID, &stx) < 0 ||
-	    !(stx.stx_mask & STATX_MNT_ID))
+	if (fattrs_statx(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, STATX_MNT_ID, &stx) < 0)
 		return "this";
-	if (ctl->mounts == NULL)
-		ctl->mounts = fattrs_mounts_new();
-	if (ctl->mounts == NULL || fattrs_mounts_find(ctl->mounts, stx.stx_mnt_id, &m) < 0 ||
-	    m.fstype == NULL)
-		return "this";
-	return m.fstype;
+	type = mount_type(ctl, &stx);
+	return type != NULL ? type : "this";
 }
 
 /* Whether this process has capability @cap in effect (when capget(2) fails: yes, so as to blame none). */
@@ -277,6 +286,23 @@ static const char *locked_by(int dirfd, const char *path, bool nofollow, mode_t 
 		}
 	}
 	return NULL;
+}
+
+/*
+ * For an EPERM of setting (@on) or clearing flag @name on @path: when the
+ * file is immutable or append-only, say so and what clears it first, and
+ * return true; false (nothing said) otherwise.
+ */
+static bool fail_locked(const struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
+			const char *shown, bool on, const char *name)
+{
+	const char *letter, *locked = locked_by(dirfd, path, nofollow, mode, &letter);
+
+	if (locked == NULL)
+		return false;
+	fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
+		  on ? "set" : "clear", name, cli_quote(shown), strerror(EPERM), locked, letter, on ? '+' : '-', name);
+	return true;
 }
 
 /* ------------------------------------------------------ one file's plan */
@@ -651,8 +677,6 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 
 		if (p->state[i] != ST_FAILED || !kchange_has(c, f, p->on[i]))
 			continue;
-		const char *locked, *letter;
-
 		if (r == -EPERM && is_ia(f) && !have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
@@ -660,10 +684,8 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
 		else if (r == -EPERM && !is_ia(f) &&
-			 (locked = locked_by(p->dirfd, p->path, p->nofollow, p->mode, &letter)) != NULL)
-			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
-				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM), locked,
-				  letter, p->on[i] ? '+' : '-', f->name);
+			 fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
+			;	/* said */
 		else if (r == -EINVAL)
 			fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the %s filesystem refuses it on this %s, or with the other flags it has or is given)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EINVAL),
@@ -682,7 +704,6 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 	size_t i = n_kflags() + (size_t)f;
 	const struct fattrs_fcaps *caps;
 	const struct fattrs_fflag_info *fi = fattrs_fflag_info(f);
-	const char *locked, *letter;
 	int r;
 
 	r = caps_for(ctl, p, &caps);
@@ -719,10 +740,9 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 		fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
 			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown),
 			  fs_type(ctl, p->dirfd, p->path, p->nofollow));
-	} else if (r == -EPERM && (locked = locked_by(p->dirfd, p->path, p->nofollow, p->mode, &letter)) != NULL) {
-		fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
-			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), strerror(EPERM), locked,
-			  letter, p->on[i] ? '+' : '-', fi->name);
+	} else if (r == -EPERM && fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i],
+					      fi->name)) {
+		/* said */
 	} else if (r == -EIO && !p->on[i]) {
 		fail_flag(ctl, 0, _("cannot clear '%s' on %s: the %s filesystem kept it in its native attribute word"),
 			  fi->name, cli_quote(p->shown), fs_type(ctl, p->dirfd, p->path, p->nofollow));
@@ -1171,6 +1191,15 @@ static bool fflags_only(struct setfattrs_control *ctl)
 	return ctl->nfsteps > 0;
 }
 
+/* Change one file: setfattrs_file(), or setfattrs_fflags_only() where that does the same. */
+static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+			const struct stat *st, bool nofollow)
+{
+	if (want_nostat(ctl) && fflags_only(ctl))
+		return setfattrs_fflags_only(ctl, dirfd, path, shown, st, nofollow);
+	return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
+}
+
 /* ------------------------------------------------------------ -R */
 
 static void walk_error(const char *path, int err, void *arg)
@@ -1207,8 +1236,7 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 		ctl->moved = true;
 		ctl->byname = -1;
 	}
-	if (want_nostat(ctl) && fflags_only(ctl) ? !setfattrs_fflags_only(ctl, e->dirfd, e->name, e->path, e->st, true)
-						  : !setfattrs_file(ctl, e->dirfd, e->name, e->path, e->st, true))
+	if (!change_file(ctl, e->dirfd, e->name, e->path, e->st, true))
 		ctl->ok = false;
 	return 0;
 }
@@ -1291,8 +1319,7 @@ static bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 
 	operand_dir(ctl, file, &dirfd, &name);
 	if (!ctl->recursive && want_nostat(ctl))
-		return fflags_only(ctl) ? setfattrs_fflags_only(ctl, dirfd, name, file, NULL, ctl->nofollow)
-					: setfattrs_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
+		return change_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
 	if (fstatat(dirfd, name, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
 		fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
 		report_unread(ctl, file);
@@ -1402,20 +1429,6 @@ static const char *kstored(const struct fattrs_kflag *f)
 	return f->xflag != 0 && f->iflag != 0 ? "fsxattr+flags" : f->xflag != 0 ? "fsxattr" : "flags";
 }
 
-/* What the file system of the file @stx describes keeps (NULL: a type not measured, or not known). */
-static const struct fattrs_fskeep *list_fskeep(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx)
-{
-	struct fattrs_mount m;
-
-	if (!(stx->stx_mask & STATX_MNT_ID))
-		return NULL;
-	if (ctl->mounts == NULL)
-		ctl->mounts = fattrs_mounts_new();
-	if (ctl->mounts == NULL || fattrs_mounts_find(ctl->mounts, stx->stx_mnt_id, &m) < 0)
-		return NULL;
-	return fattrs_fskeep_find(m.fstype);
-}
-
 static int list_main(struct setfattrs_control *ctl, const char *file)
 {
 	struct fattrs_kattr ka;
@@ -1435,7 +1448,8 @@ static int list_main(struct setfattrs_control *ctl, const char *file)
 			cli_warn(-r, _("cannot statx %s"), cli_quote(file));
 			return CLI_EXIT_FAILURE;
 		}
-		keep = list_fskeep(ctl, &stx);
+		/* what its type keeps (NULL: a type not measured, or not known) */
+		keep = fattrs_fskeep_find(mount_type(ctl, &stx));
 		p.mode = stx.stx_mode;
 		p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 		r = fattrs_kattr_get(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,

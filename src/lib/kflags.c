@@ -529,34 +529,31 @@ static int xflags_read(struct target *t, struct xword *w)
  * whose flag stays set becomes @extsize or @cowextsize where not 0 (xfs
  * drops the flag of a hint of 0).
  */
+/* One size hint for xflags_write(): 0 without its flag, else @want where given. */
+static void size_hint(uint32_t *hint, bool flag_set, uint32_t want)
+{
+	if (!flag_set)
+		*hint = 0;
+	else if (want != 0)
+		*hint = want;
+}
+
 static int xflags_write(struct target *t, struct xword *w, uint32_t xflags, uint32_t extsize,
 			uint32_t cowextsize)
 {
-	bool no_ext = !(xflags & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT));
-	bool no_cow = !(xflags & FS_XFLAG_COWEXTSIZE);
+	bool ext = (xflags & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT)) != 0;
+	bool cow = (xflags & FS_XFLAG_COWEXTSIZE) != 0;
 
 	if (w->via == FATTRS_KVIA_FILE_GETATTR) {
-		if (no_ext)
-			w->fa.fa_extsize = 0;
-		else if (extsize != 0)
-			w->fa.fa_extsize = extsize;
-		if (no_cow)
-			w->fa.fa_cowextsize = 0;
-		else if (cowextsize != 0)
-			w->fa.fa_cowextsize = cowextsize;
+		size_hint(&w->fa.fa_extsize, ext, extsize);
+		size_hint(&w->fa.fa_cowextsize, cow, cowextsize);
 		w->fa.fa_xflags = xflags;
 		w->fa.fa_nextents = 0;	/* read-only; the kernel ignores it */
 		return sys_file_attr(__NR_file_setattr, t, &w->fa) == 0 ? 0 : flags_errno(false);
 	}
 	/* t->fd is open: the read used it. */
-	if (no_ext)
-		w->fsx.fsx_extsize = 0;
-	else if (extsize != 0)
-		w->fsx.fsx_extsize = extsize;
-	if (no_cow)
-		w->fsx.fsx_cowextsize = 0;
-	else if (cowextsize != 0)
-		w->fsx.fsx_cowextsize = cowextsize;
+	size_hint(&w->fsx.fsx_extsize, ext, extsize);
+	size_hint(&w->fsx.fsx_cowextsize, cow, cowextsize);
 	w->fsx.fsx_xflags = xflags;
 	return ioctl(t->fd, FS_IOC_FSSETXATTR, &w->fsx) == 0 ? 0 : flags_errno(false);
 }
