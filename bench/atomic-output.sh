@@ -5,7 +5,7 @@
 # and from a pipe. It is a benchmark, not a test: it exits 0 once it has measured (1 only when it
 # cannot run) and prints PASS/MISS per target.
 #
-#   bash bench/atomic-output.sh                    # from the build dir: uses ./src/tmpcreate (~5-8 min:
+#   bash bench/atomic-output.sh                    # from the build dir: uses ./tmpcreate (~5-8 min:
 #                                                  # sponge at 1 GiB takes 5-20 s a run)
 #   TMPCREATE=/path/to/tmpcreate bash bench/atomic-output.sh
 #   QUICK=1 bash bench/atomic-output.sh            # smoke run: 8 MiB, 10 writes, 2 rounds (seconds)
@@ -33,7 +33,7 @@
 #    per call, F_SETPIPE_SZ), on min(SIZE, 64 MiB).
 #
 # Environment:
-#   TMPCREATE  the binary (default: ./src/tmpcreate, else ../src/tmpcreate next to this script, else
+#   TMPCREATE  the binary (default: ./tmpcreate, else ../tmpcreate next to this script, else
 #              tmpcreate on PATH)
 #   SIZE       the large size (1G; numfmt --from=iec: 512M, 2G...)   SMALL  the small size (4K)
 #   REPS       writes per timed run at the small size (100)

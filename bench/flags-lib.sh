@@ -73,7 +73,7 @@ need_tools strace taskset awk sync "${CC:-cc}"
 bench_workdir flags-lib # WORK, RES, ROOT; cleanup on EXIT/INT/TERM/HUP (bench/lib.sh)
 FL=$WORK/bin/flags-lib
 # shellcheck disable=SC2086 # ATTR_LIBS is a list of words
-"${CC:-cc}" -O2 -Wall -Wextra -DHAVE_CONFIG_H -I"$BUILD" -I"$SRCDIR/src/lib" -I"$SRCDIR/src" -I"$SRCDIR" \
+"${CC:-cc}" -O2 -Wall -Wextra -DHAVE_CONFIG_H -I"$BUILD" -I"$SRCDIR/src/lib" -I"$SRCDIR/src/cli" -I"$SRCDIR" \
 	-o "$FL" "$BENCH_DIR/src/flags-lib.c" "$ARCHIVE" $ATTR_LIBS || die "cannot build flags-lib.c"
 stale=$(find "$SRCDIR/src/lib" -name '*.[ch]' -newer "$ARCHIVE" | sed 's|.*/||' | paste -sd' ')
 [[ -z $stale ]] || note "WARNING: newer than libfattrs.a: $stale (run make in $BUILD)"

@@ -43,12 +43,12 @@ private_ns() {
 }
 
 # find_binary VAR NAME: set VAR to the binary NAME to measure, made absolute: $VAR if set, else
-# ./src/NAME, else ../src/NAME next to this script, else NAME on PATH; die when there is none or
+# ./NAME (the top of a build tree), else ../NAME next to this script, else NAME on PATH; die when there is none or
 # it is not executable.
 find_binary() {
 	local var=$1 name=$2 c
 	if [[ -z ${!var:-} ]]; then
-		for c in "./src/$name" "$BENCH_DIR/../src/$name"; do
+		for c in "./$name" "$BENCH_DIR/../$name"; do
 			[[ -x $c ]] && { printf -v "$var" %s "$c"; break; }
 		done
 		[[ -n ${!var:-} ]] || printf -v "$var" %s "$(command -v "$name" || true)"

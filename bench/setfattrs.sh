@@ -5,7 +5,7 @@
 # system calls per file from a full trace. A benchmark, not a test: it exits 0 once it has
 # measured (1 only when it cannot run), and prints PASS/MISS against issue 8's targets.
 #
-#   cd BUILD && bash /path/to/fattrs/bench/setfattrs.sh   # measures ./src/setfattrs
+#   cd BUILD && bash /path/to/fattrs/bench/setfattrs.sh   # measures ./setfattrs
 #   SETFATTRS=/path/to/setfattrs bash bench/setfattrs.sh   # any binary
 #   QUICK=1 bash bench/setfattrs.sh                        # smoke run, seconds
 #

@@ -3,7 +3,7 @@
 # (/usr/bin/true) and the syscall floor (bench/src/tmp-loop.c), in one run. It is a benchmark, not a
 # test: it always exits 0 once it has measured (1 only when it cannot run), and prints PASS/MISS.
 #
-#   bash bench/tmpcreate.sh                        # from the build dir: uses ./src/tmpcreate
+#   bash bench/tmpcreate.sh                        # from the build dir: uses ./tmpcreate
 #   TMPCREATE=/path/to/tmpcreate bash bench/tmpcreate.sh
 #   QUICK=1 bash bench/tmpcreate.sh                # smoke run, a few seconds
 #
@@ -24,7 +24,7 @@
 #     which also shows a dlopen), LD_DEBUG=statistics.
 #
 # Environment:
-#   TMPCREATE  the binary (default: ./src/tmpcreate, else ../src/tmpcreate next to this script, else
+#   TMPCREATE  the binary (default: ./tmpcreate, else ../tmpcreate next to this script, else
 #              tmpcreate on PATH)
 #   N          files per in-process C loop run (10000)     NPROC   files per one-process-per-file run (1000)
 #   ROUNDS     timed rounds (5, plus 1 warm-up)           HF_RUNS hyperfine runs per command (300)

@@ -3,7 +3,7 @@
 # find -printf and the floor, a bare C statx loop (bench/src/stat-loop.c), in one run. A benchmark,
 # not a test: it exits 0 once it has measured (1 only when it cannot run), and prints PASS/MISS.
 #
-#   cd BUILD && bash /path/to/fattrs/bench/xstat.sh     # uses ./src/xstat (or XSTAT=/path)
+#   cd BUILD && bash /path/to/fattrs/bench/xstat.sh     # uses ./xstat (or XSTAT=/path)
 #   QUICK=1 bash ../bench/xstat.sh                       # smoke run, seconds
 #
 # What it measures, on a fresh tmpfs (as root, in a private mount namespace; not root: in the work

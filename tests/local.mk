@@ -13,7 +13,7 @@ AM_BATS_LOG_FLAGS = --tap
 AM_BATS_LOG_DRIVER_FLAGS = --comments --ignore-exit
 # check_printf=0: AddressSanitizer's printf interceptor warns on glibc's I flag (xstat -c %IC, as GNU stat).
 AM_TESTS_ENVIRONMENT = \
-	PATH='$(abs_top_builddir)/src':"$$PATH"; export PATH; \
+	PATH='$(abs_top_builddir)':"$$PATH"; export PATH; \
 	LC_ALL=C; export LC_ALL; \
 	unset POSIXLY_CORRECT POSIX_ME_HARDER; \
 	FATTRS_SRCDIR='$(abs_top_srcdir)'; export FATTRS_SRCDIR; \

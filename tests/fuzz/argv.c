@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target: the argv rewriting before popt, cli_argv_rewrite() in
- * src/options.c (GNU getopt's conventions), then popt itself on the result.
+ * src/cli/options.c (GNU getopt's conventions), then popt itself on the result.
  * Checks that only long options change, and only by being written out in
  * full (the one option their prefix names) or by gaining the "=" of an
  * optional argument; that an abbreviation refused as ambiguous is one;
@@ -14,7 +14,7 @@
  * operand only when there is one before it, and popt with
  * POSIXMEHARDER on its result leaves exactly COMMAND [ARG]... over.
  * Input: the words of argv after argv[0], separated by NUL.
- * FUZZ_SOURCES: src/options.c src/msg.c src/buf.c src/inherit.c src/quote.c
+ * FUZZ_SOURCES: src/cli/options.c src/cli/msg.c src/cli/buf.c src/cli/inherit.c src/cli/quote.c
  * FUZZ_LIBS: -lpopt
  */
 #include "config.h"
@@ -28,7 +28,7 @@
 
 enum { OPT_NONE = 1, OPT_STRING, OPT_OPTIONAL };
 
-/* tmpcreate's options (src/tmpcreate.c) in shape, without --help's exit(). */
+/* tmpcreate's options (src/tmpcreate/tmpcreate.c) in shape, without --help's exit(). */
 static const struct poptOption inner[] = {
 	{ "directory", 'd', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },
 	{ "dry-run", 'u', POPT_ARG_NONE, NULL, OPT_NONE, "", NULL },

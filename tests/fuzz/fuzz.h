@@ -61,10 +61,10 @@ static inline size_t fuzz_split(const uint8_t *data, size_t size, char **words, 
 /*
  * Length of the valid UTF-8 sequence at @s (NUL-terminated), or 0.
  *
- * Kept apart from src/json.c's checker ON PURPOSE, and written another
+ * Kept apart from src/cli/json.c's checker ON PURPOSE, and written another
  * way: this is the oracle the fuzz targets judge the writers' output by,
  * and an oracle that shared (or copied) the code it checks would agree
- * with its bugs.  src/json.c decodes and then rejects overlongs,
+ * with its bugs.  src/cli/json.c decodes and then rejects overlongs,
  * surrogates and values above U+10FFFF; this follows the byte ranges of
  * RFC 3629 section 4's grammar (UTF8-2, UTF8-3, UTF8-4) row by row.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target: src/json.c, the JSON writer.  Writes objects of strings,
+ * Fuzz target: src/cli/json.c, the JSON writer.  Writes objects of strings,
  * booleans, integers and nulls taken from the input, then reads the output
  * back with a strict RFC 8259 parser written here: every line must be one
  * JSON object, and each member must read back as what was written (a
@@ -11,7 +11,7 @@
  * Ops 6 and 7 (byte % 8): an unsigned integer (cli_json_uint) and a
  * timestamp (cli_json_timespec); the object's end byte, '\n' or '\0'
  * (-0), comes from the op byte that ends it.
- * FUZZ_SOURCES: src/json.c src/buf.c src/msg.c src/inherit.c src/quote.c src/quotearg.c src/parse.c
+ * FUZZ_SOURCES: src/cli/json.c src/cli/buf.c src/cli/msg.c src/cli/inherit.c src/cli/quote.c src/cli/quotearg.c src/cli/parse.c
  */
 #include "config.h"
 

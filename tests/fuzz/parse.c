@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target: the option-argument parsers of src/parse.c: cli_parse_word(),
+ * Fuzz target: the option-argument parsers of src/cli/parse.c: cli_parse_word(),
  * cli_parse_list() and cli_parse_mode().  Checks each answer against the
  * rule it implements, spelled out here: a word is accepted only when it is
  * in the table; a list is accepted only when every element (an empty one
  * too) is a word, and gives exactly their bits, else names the first element that is
  * not; a mode is 1 or more octal digits worth at most 07777, nothing else.
  * Input: byte 0 picks the parser (% 3); the rest is the argument.
- * FUZZ_SOURCES: src/parse.c
+ * FUZZ_SOURCES: src/cli/parse.c
  */
 #include "config.h"
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target: src/quote.c, cli_quote() and cli_name(), in the C and the
+ * Fuzz target: src/cli/quote.c, cli_quote() and cli_name(), in the C and the
  * C.UTF-8 locale.  Checks that a quoted name has no raw control byte, is
  * valid UTF-8 where the locale is, and reads back (quotes off, escapes
  * undone) to exactly the name; that a name shown as it is has nothing that
  * could pass for a quote, an escape or a control.
  * Input: byte 0 picks the locale (bit 0) and the function (bit 1); the
  * rest is the name.
- * FUZZ_SOURCES: src/quote.c
+ * FUZZ_SOURCES: src/cli/quote.c
  */
 #include "config.h"
 

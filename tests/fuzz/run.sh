@@ -57,7 +57,7 @@ mkdir -p "$out" || exit 2
 CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 # The project's own flags for popt, libmount and libattr headers, if any.
-CPPFLAGS="-I$builddir -I$srcdir/src/lib -I$srcdir/src -I$here
+CPPFLAGS="-I$builddir -I$srcdir/src/lib -I$srcdir/src/cli -I$srcdir/src/xstat -I$here
 	$(pkg-config --cflags popt mount libattr 2>/dev/null)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -17,8 +17,8 @@ bats_load_library bats-file
 : "${FATTRS_SRCDIR:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 : "${FATTRS_BUILDDIR:=$FATTRS_SRCDIR}"
 case ":$PATH:" in
-*":$FATTRS_BUILDDIR/src:"*) ;;
-*) PATH="$FATTRS_BUILDDIR/src:$PATH" ;;
+*":$FATTRS_BUILDDIR:"*) ;;
+*) PATH="$FATTRS_BUILDDIR:$PATH" ;;
 esac
 export FATTRS_SRCDIR FATTRS_BUILDDIR PATH
 export LC_ALL=C

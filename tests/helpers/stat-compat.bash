@@ -26,7 +26,7 @@ stat_compat_setup() {
 	STAT_CMP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/stat-cmp.XXXXXX")
 	mkdir -p "$STAT_GNU_DIR" "$STAT_OURS_DIR"
 	ln -sf "$GNU_STAT" "$STAT_GNU_DIR/stat"
-	ln -sf "$FATTRS_BUILDDIR/src/xstat" "$STAT_OURS_DIR/stat"
+	ln -sf "$FATTRS_BUILDDIR/xstat" "$STAT_OURS_DIR/stat"
 	export STAT_GNU_DIR STAT_OURS_DIR STAT_CMP_DIR
 }
 

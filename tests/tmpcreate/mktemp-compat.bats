@@ -12,7 +12,7 @@ setup() {
 	load '../helpers/common'
 	T=$BATS_TEST_TMPDIR
 	OURS=$T/bin/mktemp
-	local built=$FATTRS_BUILDDIR/src/tmpcreate
+	local built=$FATTRS_BUILDDIR/tmpcreate
 	[[ -x $built ]] || built=$(command -v tmpcreate)
 	mkdir -p "$T/bin" "$T/w" "$T/tmp" "$T/p"
 	ln -s "$built" "$OURS"

@@ -199,11 +199,11 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 }
 
 @test "a width larger than memory is streamed, as GNU stat streams it: the same bytes within 60 MB of address space" {
-	require_no_sanitizer "$FATTRS_BUILDDIR/src/xstat" "AddressSanitizer reserves terabytes of address space (ulimit -v)"
+	require_no_sanitizer "$FATTRS_BUILDDIR/xstat" "AddressSanitizer reserves terabytes of address space (ulimit -v)"
 	# Regression: the output buffer grew to hold the whole field, 2 GiB for
 	# %2147483647n ("memory exhausted" under a limit GNU stat never feels).
 	run -0 same_as_gnu -c '%100000000n|%-3000000x|%s' -- regular
 	run -0 same_as_gnu --printf '%+100000000s|%n\n' -- regular
-	run -0 bash -c 'ulimit -v 60000 && "$1" -c "%100000000n|%-3000000x|%s" regular | wc -c' - "$FATTRS_BUILDDIR/src/xstat"
+	run -0 bash -c 'ulimit -v 60000 && "$1" -c "%100000000n|%-3000000x|%s" regular | wc -c' - "$FATTRS_BUILDDIR/xstat"
 	(( output > 103000000 )) || fail "xstat under ulimit -v 60000: $output"
 }

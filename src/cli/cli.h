@@ -171,7 +171,7 @@ __attribute__((noreturn)) void cli_popt_fail(poptContext pc, int rc);
 __attribute__((noreturn))
 void cli_bad_word(const char *option, const char *word, const char *const *words, size_t n);
 
-/* ---- parsing option arguments (src/parse.c: no printing, links alone) ---- */
+/* ---- parsing option arguments (src/cli/parse.c: no printing, links alone) ---- */
 
 /* The index of @word in @words[@n], or -1. */
 int cli_parse_word(const char *word, const char *const *words, size_t n);
@@ -194,7 +194,7 @@ int cli_argmatch(const char *word, const char *const *names, size_t n);
 /* An octal mode, 0 to 07777.  Returns 0, or -EINVAL. */
 int cli_parse_mode(const char *word, mode_t *ret_mode);
 
-/* ---- running a COMMAND (src/command.c) ---- */
+/* ---- running a COMMAND (src/cli/command.c) ---- */
 
 /*
  * Start COMMAND with its stdout on @out_fd (-1: inherited), and with what
@@ -209,7 +209,7 @@ pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit);
 /* Wait for COMMAND: its exit status as a shell reports it (128 + signal when killed). */
 int cli_command_wait(pid_t pid);
 
-/* ---- what the process inherited (src/inherit.c) ---- */
+/* ---- what the process inherited (src/cli/inherit.c) ---- */
 
 /* The start-up part of cli_init(), for programs that set up the rest themselves. */
 void cli_inherit_init(void);
@@ -252,7 +252,7 @@ void cli_command_running(pid_t pid);
  */
 void cli_exec_restore(void);
 
-/* ---- output buffers (src/buf.c) ---- */
+/* ---- output buffers (src/cli/buf.c) ---- */
 
 /*
  * Bytes to be written out at once: zero-initialise it, append, write it
@@ -373,7 +373,7 @@ void cli_json_timespec(struct cli_json *j, const char *key, long long sec, long 
 void cli_json_null(struct cli_json *j, const char *key);
 void cli_json_end(struct cli_json *j);
 
-/* ---- GNU quoting styles (QUOTING_STYLE; src/quotearg.c) ---- */
+/* ---- GNU quoting styles (QUOTING_STYLE; src/cli/quotearg.c) ---- */
 
 /* In the order of GNU's names; do not reorder. */
 enum cli_quoting_style {

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "lib/fattrs.h"
+#include "fattrs.h"
 
 enum {
 	OPT_DRY_RUN = 1,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The format engine of xstat (src/format.c): a format is parsed once into
+ * The format engine of xstat (src/xstat/format.c): a format is parsed once into
  * pieces (literal bytes, directives with their flags, width and
  * precision), which record what they need (statx fields, statfs, user and
  * group names, the mount point, the SELinux context); each file is then

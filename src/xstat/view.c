@@ -41,7 +41,7 @@
 
 #include "cli.h"
 #include "fattrs.h"
-#include "xstat-view.h"
+#include "view.h"
 
 #define LABEL_WIDTH 16
 #define WRAP_COLUMNS 80
