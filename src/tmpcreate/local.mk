@@ -4,6 +4,7 @@ bin_PROGRAMS += tmpcreate
 tmpcreate_SOURCES = \
 	%D%/tmpcreate.c \
 	%D%/tmpcreate.h \
+	%D%/common.c \
 	%D%/mktemp.c \
 	%D%/output.c \
 	%D%/probe.c \

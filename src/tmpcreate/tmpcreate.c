@@ -2,11 +2,11 @@
 /*
  * tmpcreate: temporary files that cannot leak.  Four modes, one file each:
  * a drop-in for mktemp(1) whose files start unnamed (O_TMPFILE) and get
- * their name only once ready (tmpcreate-mktemp.c); -o FILE, output
- * published only when complete (tmpcreate-output.c); --scratch, an unnamed
- * file for a command (tmpcreate-scratch.c); --probe, what a directory's
- * filesystem supports (tmpcreate-probe.c).  Here: the options, the helpers
- * the modes share, and the choice of mode.
+ * their name only once ready (mktemp.c); -o FILE, output
+ * published only when complete (output.c); --scratch, an unnamed
+ * file for a command (scratch.c); --probe, what a directory's
+ * filesystem supports (probe.c).  Here: the options and the choice of
+ * mode; what the modes share is in common.c.
  */
 #include "config.h"
 
@@ -106,27 +106,6 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
-const char *const method_words[] = {
-	[FATTRS_TMP_AUTO] = "auto",
-	[FATTRS_TMP_TMPFILE] = "tmpfile",
-	[FATTRS_TMP_NAMED] = "named",
-};
-
-const char *const link_words[] = {
-	[FATTRS_LINK_UNKNOWN] = "unknown",
-	[FATTRS_LINK_EMPTY_PATH] = "AT_EMPTY_PATH",
-	[FATTRS_LINK_PROC] = "/proc/self/fd",
-	[FATTRS_LINK_NONE] = "none",
-};
-
-const char *const preserve_words[] = { "mode", "ownership", "xattr", "flags", "all" };
-
-const char *const sync_words[] = {
-	[SYNC_NONE] = "none",
-	[SYNC_DATA] = "data",
-	[SYNC_FULL] = "full",
-};
-
 /* The options after which the first operand is COMMAND, and options end. */
 static const char *const command_options[] = { "output", "scratch", NULL };
 
@@ -184,88 +163,6 @@ static mode_t parse_mode(const char *word)
 	if (cli_parse_mode(word, &m) < 0)
 		cli_usage_error(_("invalid mode %s; give it in octal, such as 0644"), cli_quote(word));
 	return m;
-}
-
-/* Why the method was chosen, as words for -v and --probe. */
-const char *why_words(enum fattrs_tmp_why why, int err, char *buf, size_t size)
-{
-	switch (why) {
-	case FATTRS_TMP_WHY_SUPPORTED:
-		return _("O_TMPFILE works here");
-	case FATTRS_TMP_WHY_REQUESTED:
-		return _("as --method asked");
-	case FATTRS_TMP_WHY_NO_TMPFILE:
-		(void)snprintf(buf, size, _("O_TMPFILE is not supported here: %s"), strerror(err));
-		return buf;
-	case FATTRS_TMP_WHY_NO_LINK:
-		return _("an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed");
-	}
-	return "";
-}
-
-const char *getenv_nonempty(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v != NULL && *v != '\0' ? v : NULL;
-}
-
-/* -p DIR / --tmpdir=DIR if given and not empty, else NULL. */
-const char *tmpdir_arg(const struct tmpcreate_control *ctl)
-{
-	return ctl->tmpdir != NULL && *ctl->tmpdir != '\0' ? ctl->tmpdir : NULL;
-}
-
-/* The directory --tmpdir means: -p DIR, else $TMPDIR, else /tmp. */
-const char *tmpdir_of(const struct tmpcreate_control *ctl)
-{
-	const char *env = getenv_nonempty("TMPDIR");
-
-	return tmpdir_arg(ctl) != NULL ? tmpdir_arg(ctl) : env != NULL ? env : FATTRS_DEFAULT_TMPDIR;
-}
-
-/* Held and scratch names are removed on fatal signals; unnamed files need nothing. */
-void cleanup_on_signals(void)
-{
-	cli_fatal_signals(fattrs_tmpfile_cleanup_signal);
-}
-
-/* -v: "PROG: WHAT 'NAME' with method M (why)". */
-void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *name)
-{
-	char why[256];
-	int err;
-	enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
-
-	cli_warn(0, _("%s %s with method %s (%s)"), what, cli_quote(name),
-		 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
-}
-
-struct fattrs_tmpfile *scratch_new(const struct tmpcreate_control *ctl, const char *dir)
-{
-	return scratch_new_for(ctl, dir, NULL);
-}
-
-struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, const char *dir,
-				       const char *file)
-{
-	struct fattrs_tmpfile *tf = NULL;
-	struct fattrs_tmpl tmpl;
-	/* Named (no O_TMPFILE): a name the next run tries first, and reclaims if its writer died. */
-	char *path = file != NULL ? fattrs_tmpl_hidden_for(file, &tmpl) : fattrs_tmpl_hidden_scratch(dir, &tmpl);
-	int r = path != NULL ? 0 : -ENOMEM;
-
-	cleanup_on_signals();
-	if (r == 0)
-		r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method,
-				       FATTRS_TMP_SCRATCH | FATTRS_TMP_RECLAIM, &tf);
-	free(path);
-	if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
-		cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
-			 cli_quote(dir), strerror(EOPNOTSUPP));
-	else if (r < 0)
-		cli_warn(-r, _("cannot create a temporary file in %s"), cli_quote(dir));
-	return r < 0 ? NULL : tf;
 }
 
 /* ------------------------------------------------------------ main */

@@ -2,7 +2,7 @@
 /*
  * tmpcreate's private header: the control struct main() fills from the
  * options, the word tables, the helpers more than one mode uses, and one
- * entry point per mode (tmpcreate-MODE.c).
+ * entry point per mode (MODE.c); common.c defines what the modes share.
  */
 #ifndef FATTRS_TMPCREATE_H
 #define FATTRS_TMPCREATE_H
