@@ -377,7 +377,7 @@ echo
 echo "| target | measured | limit | verdict |"
 echo "|---|---:|---:|---|"
 for dest in "${dests[@]}"; do
-	# Against cat (issue 3's targets): the default, and --sync=none (the copy path alone).
+	# Against cat: the default, and --sync=none (the copy path alone).
 	for kind in pipe file; do
 		s=$dest.big.$kind
 		if [[ $kind == pipe ]]; then lim=0.50 what=">= 2x throughput"; else lim=1.00 what="no slower"; fi
@@ -386,7 +386,7 @@ for dest in "${dests[@]}"; do
 		v=$(get "$s.x.tcn.cat")
 		echo "| $dest, $SIZE from a $kind: tmpcreate --sync=none time x cat > FILE ($what) [$(get "$s.r.tcn.cat")]; the C floor -s none: $(fmt "$(get "$s.x.cwn.cat")" %.2f) | $(fmt "$v" %.2f) | $lim | $(verdict "$v" '<=' $lim "$(bad "$s" tcn)") |"
 	done
-	# Against the bare C writer at the same sync level (../shared/bench/RESULTS.md section 3).
+	# Against the bare C writer at the same sync level.
 	for kind in file pipe; do
 		s=$dest.big.$kind
 		if [[ $kind == pipe ]]; then lim=1.15; else lim=1.10; fi

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# bench/flags-lib.sh: the libfattrs flag calls that setfattrs and xstat will make (fattrs_fflag_set,
+# bench/flags-lib.sh: the libfattrs flag calls that setfattrs and xstat make (fattrs_fflag_set,
 # fattrs_fflags_get, fattrs_kattr_get, fattrs_kattr_change), one per file over 10 directories x
-# 1,000 files in ONE process, against the bare system calls that are their limits
-# (../shared/bench/RESULTS.md sections 1 and 4), in one run. A benchmark, not a test: it exits 0
+# 1,000 files in ONE process, against the bare system calls that are their limits, in one run. A benchmark, not a test: it exits 0
 # once it has measured (1 only when it cannot run), and prints PASS/MISS.
 #
 #   cd BUILD && bash /path/to/fattrs/bench/flags-lib.sh   # from a build dir: links its libfattrs.a
@@ -18,7 +17,7 @@
 #     run changes every file), then `sync -f`; the program refuses to run (exit 3) if they are not,
 #     and after its loop checks, untimed, that every file changed (exit 1 otherwise: CHECK FAILED).
 #     Reads run on files where every 20th has user.fattr.offline=1, every 20th pinned=1 (10 % with
-#     one flag xattr, as RESULTS.md section 1's corpus) and every 20th nodump, and must find them.
+#     one flag xattr, as xstat.sh's corpus) and every 20th nodump, and must find them.
 #  2. Syscalls per file from a full trace (strace -f -qq -o FILE, one line per syscall; Debian
 #     12's strace -c leaves out file_getattr/file_setattr, which the trace shows as
 #     syscall_0x1d4/0x1d5): only the timed loop is counted (flags-lib brackets it with two
@@ -27,8 +26,8 @@
 #  3. Per filesystem, for each settable kernel flag (not immutable/append) on a new file: what
 #     file_setattr and FS_IOC_SETFLAGS answer when asked to set it and whether a read-back finds
 #     it kept (a 0 answer for a dropped bit is what the library's read-back is there to catch).
-#  4. Summary: PASS/MISS against the targets of RESULTS.md section 4 (flags) and section 1 (the
-#     xstat flags read) that apply to a library call, and a WARNING when the 1-minute load
+#  4. Summary: PASS/MISS against the targets of bench/README.md (setting flags, and xstat's
+#     read of them) that apply to a library call, and a WARNING when the 1-minute load
 #     exceeded the CPU count at the start or the end.
 #
 # Environment:
@@ -133,7 +132,7 @@ declare -A LABEL=(
 	[lib-get0]="fattrs_fflags_get(mode 0: it stats)"
 	[fsa-get]="file_getattr (limit)"
 	[lib-kget]="**fattrs_kattr_get(XFLAGS)**"
-	[stx-list]="(b) statx + llistxattr (RESULTS section 1 (b))"
+	[stx-list]="(b) statx + llistxattr (xstat.sh (b))"
 	[stx-list-get]="statx + llistxattr + lgetxattr of present names"
 	[stx-lib-get]="**statx + fattrs_fflags_get**"
 	[stx-list-fsa]="(b2) statx + llistxattr + file_getattr (section 1 (b2))"
@@ -225,7 +224,7 @@ echo "## Summary"
 echo
 echo "machine: $(machine)"
 echo
-echo "| target (RESULTS.md section) | measured | limit | verdict |"
+echo "| target | measured | limit | verdict |"
 echo "|---|---:|---:|---|"
 for fs in $FSLIST; do
 	row "$fs: +offline fattrs_fflag_set x (a2) lgetxattr+setxattr (4)$(failed_note "$fs" lib-set)" "ratio.$fs.lib-set.set-excl" '<=' 1.15
@@ -240,7 +239,7 @@ for fs in $FSLIST; do
 	echo "| $fs: fattrs_kattr_change x the 3-syscall limit with read-back, +nodump / -nodump | $(fmt "$(get "ratio.$fs.lib-kset.fsa-set-rb")" %.3f) / $(fmt "$(get "ratio.$fs.lib-kclear.fsa-clear-rb")" %.3f) | | info |"
 	echo "| $fs: fattrs_fflags_get x llistxattr+lgetxattr; mode 0 x mode given | $(fmt "$(get "ratio.$fs.lib-get.list-get")" %.3f); $(fmt "$(get "ratio.$fs.lib-get0.lib-get")" %.3f) | | info |"
 	echo "| $fs: fattrs_kattr_get x file_getattr | $(fmt "$(get "ratio.$fs.lib-kget.fsa-get")" %.3f) | | info |"
-	echo "| $fs: (a2) x (a): the opposite check itself (RESULTS: 1.27-1.45) | $(fmt "$(get "ratio.$fs.set-excl.set")" %.3f) | | info |"
+	echo "| $fs: (a2) x (a): the opposite check itself (baseline, whole processes: 1.27-1.45) | $(fmt "$(get "ratio.$fs.set-excl.set")" %.3f) | | info |"
 	echo "| $fs: set answered 0 but not kept, x = file_setattr, i = FS_IOC_SETFLAGS (nodump is never one) | $(get "drops.$fs") | | info |"
 	echo "| $fs: per file: fflag_set on / off, kattr_change +/-, statx+fflags_get, +kattr_get | $(fmt "$(get "perfile.$fs.lib-set")" '%.0f') / $(fmt "$(get "perfile.$fs.lib-clear")" '%.0f') / $(fmt "$(get "perfile.$fs.lib-kset")" '%.0f') / $(fmt "$(get "perfile.$fs.lib-kclear")" '%.0f') / $(fmt "$(get "perfile.$fs.stx-lib-get")" '%.0f') / $(fmt "$(get "perfile.$fs.stx-lib-all")" '%.0f') ns | | info |"
 done

@@ -3,7 +3,7 @@
 # listed on the command line and with -R, against a bare C loop of the essential system calls
 # (bench/src/flag-loop.c), setfattr(1), chattr(1) and xfs_io(8), as paired ratios in one run, plus
 # system calls per file from a full trace. A benchmark, not a test: it exits 0 once it has
-# measured (1 only when it cannot run), and prints PASS/MISS against issue 8's targets.
+# measured (1 only when it cannot run), and prints PASS/MISS against its targets (bench/README.md).
 #
 #   cd BUILD && bash /path/to/fattrs/bench/setfattrs.sh   # measures ./setfattrs
 #   SETFATTRS=/path/to/setfattrs bash bench/setfattrs.sh   # any binary
@@ -245,7 +245,7 @@ echo "## Summary"
 echo
 echo "machine: $(machine)"
 echo
-echo "| target (issue 8 item 7) | measured | limit | verdict |"
+echo "| target | measured | limit | verdict |"
 echo "|---|---:|---:|---|"
 for fs in $FSLIST; do
 	row "$fs: setfattrs +offline FILE... x bare setxattr loop" "ratio.$fs.sf-oset.loop-oset" '<=' 1.6

@@ -367,5 +367,5 @@ row "creation syscalls, --method=named ($(get createnames.tcn); name pool: getra
 echo "| C loop slope: empty / proc / excl, syscalls per creation | $(get slope.empty) / $(get slope.proc) / $(get slope.excl) | 3 / 3 / 2 | info |"
 echo "| shared objects (ldd =>): tmpcreate / mktemp | $(get ldd.tmpcreate) / $(get ldd.mktemp) | | info |"
 echo
-echo "Ratios are medians of per-round ratios; other sessions may be loading the machine (load above)."
+echo "Ratios are medians of per-round ratios; other jobs may be loading the machine (load above)."
 load_report

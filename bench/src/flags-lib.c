@@ -26,7 +26,7 @@
  *   lib-kset     fattrs_kattr_change(+nodump), AT_SYMLINK_NOFOLLOW, mode 0
  *   fsa-clear, fsa-clear-rb, lib-kclear: the same, clearing FS_XFLAG_NODUMP
  *   ioc-set      open + FS_IOC_GETFLAGS + FS_IOC_SETFLAGS(|FS_NODUMP_FL) + close: the
- *                limit before Linux 6.17 (chattr's path, RESULTS.md's ioctl row)
+ *                limit before Linux 6.17 (chattr's path)
  *   lib-kset-ioc fattrs_kattr_change(+nodump) forced onto its ioctl fallback
  *                (fattrs_kattr_force_ioctl), mode 0
  *   ioc-clear, lib-kclear-ioc: the same, clearing
@@ -39,10 +39,10 @@
  *                lstat done before the timed loop (the caller's statx)
  *   lib-get0     the same with mode 0 (the library stats the file itself)
  *   fsa-get      file_getattr                         lib-kget  fattrs_kattr_get(XFLAGS)
- *   stx-list     statx + llistxattr                   (RESULTS.md §1 (b))
+ *   stx-list     statx + llistxattr                   (xstat.sh's (b))
  *   stx-list-get statx + llistxattr + lgetxattr of present user.fattr.* names
  *   stx-lib-get  statx + fattrs_fflags_get(mode and stx from that statx)
- *   stx-list-fsa statx + llistxattr + file_getattr    (RESULTS.md §1 (b2))
+ *   stx-list-fsa statx + llistxattr + file_getattr    (xstat.sh's (b2))
  *   stx-lib-all  statx + fattrs_fflags_get + fattrs_kattr_get(XFLAGS)
  * State resets (untimed, for the script): reset-offline-set, reset-offline-clear
  * (removes offline and pinned), reset-nodump-set, reset-nodump-clear, reset-read.

@@ -347,6 +347,26 @@ help_directives() {
 	((${#missing[@]} == 0)) || fail "not in EXTRA_DIST: ${missing[*]}"
 }
 
+@test "bench/README.md says how to run every benchmark; bench/RESULTS.md holds the figures" {
+	local f name missing=()
+	for f in "$FATTRS_SRCDIR"/bench/*.sh "$FATTRS_SRCDIR"/bench/src/*.c; do
+		[[ -e $f ]] || continue
+		name=${f#"$FATTRS_SRCDIR"/}
+		grep -qF "$name" "$FATTRS_SRCDIR/bench/README.md" || missing+=("README.md does not name $name")
+		# Every script but the sourced library has its heading in both files.
+		[[ $f == */bench/*.sh && $f != */lib.sh ]] || continue
+		name=$(basename "$f")
+		grep -q "^## \(bench/\)\?$name" "$FATTRS_SRCDIR/bench/README.md" ||
+			missing+=("README.md has no '## $name' section")
+		grep -q "^## $name" "$FATTRS_SRCDIR/bench/RESULTS.md" ||
+			missing+=("RESULTS.md has no '## $name' section")
+	done
+	# A how-to: measured figures (a dated section) go to RESULTS.md.
+	grep -nE '^#+ .*(Figures|[0-9]{4}-[0-9]{2}-[0-9]{2})' "$FATTRS_SRCDIR/bench/README.md" &&
+		missing+=("README.md has a section of figures (above): move it to RESULTS.md")
+	((${#missing[@]} == 0)) || fail "${missing[*]}"
+}
+
 @test "every fuzz target is in the tarball and has a corpus" {
 	local f name missing=()
 	for f in "$FATTRS_SRCDIR"/tests/fuzz/*.c; do
