@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "msg.h"
+#include "buf.h"
 
 void cli_buf_grow(struct cli_buf *b, size_t n)
 {

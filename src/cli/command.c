@@ -13,7 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "msg.h"
+#include "quote.h"
+#include "command.h"
+#include "inherit.h"
+#include "buf.h"
 pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit)
 {
 	int errpipe[2];

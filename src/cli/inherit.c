@@ -24,7 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "msg.h"
+#include "command.h"
+#include "inherit.h"
 
 /*
  * The signals whose disposition the tools ever change: the fatal ones

@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cli.h"
+#include "buf.h"
+#include "json.h"
 
 /* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
 static size_t utf8_len(const unsigned char *s)

@@ -5,6 +5,14 @@ noinst_LTLIBRARIES += %D%/libcli.la
 %C%_libcli_la_SOURCES = \
 	%D%/buf.c \
 	%D%/cli.h \
+	%D%/buf.h \
+	%D%/command.h \
+	%D%/inherit.h \
+	%D%/json.h \
+	%D%/msg.h \
+	%D%/options.h \
+	%D%/parse.h \
+	%D%/quote.h \
 	%D%/command.c \
 	%D%/inherit.c \
 	%D%/json.c \

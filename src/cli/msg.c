@@ -11,7 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "msg.h"
+#include "quote.h"
+#include "options.h"
+#include "inherit.h"
+#include "buf.h"
 
 const char *program_name = "fattrs";
 static bool stdout_closed;

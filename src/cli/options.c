@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "msg.h"
+#include "quote.h"
+#include "options.h"
+#include "buf.h"
 
 /* The table row for long option @name (up to @len bytes), or NULL. */
 static const struct poptOption *find_long(const struct poptOption *t, const char *name, size_t len)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "parse.h"
 
 int cli_argmatch(const char *word, const char *const *names, size_t n)
 {

@@ -13,7 +13,9 @@
 #include <wchar.h>
 #include <wctype.h>
 
-#include "cli.h"
+#include "msg.h"
+#include "quote.h"
+#include "buf.h"
 
 #define SLOTS 4
 

@@ -12,13 +12,15 @@
 #include <ctype.h>
 #include <errno.h>
 #include <langinfo.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uchar.h>
 #include <wchar.h>
 #include <wctype.h>
 
-#include "cli.h"
+#include "quote.h"
+#include "parse.h"
 
 static const char *const style_names[] = {
 	[CLI_QS_LITERAL] = "literal",

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Messages in the one grammar ("PROG: cannot VERB 'FILE': CAUSE"), the
+ * program name, exit codes, and the check of stdout and stderr at exit
+ * (src/cli/msg.c).
+ */
+#ifndef FATTRS_CLI_MSG_H
+#define FATTRS_CLI_MSG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#define _(s) (s)
+
+/* Exit codes, documented in every man page's EXIT STATUS. */
+enum {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_FAILURE = 1,		/* an operand failed, or bad usage */
+	CLI_EXIT_CANCELED = 125,	/* tmpcreate -o FILE -- COMMAND: tmpcreate itself failed */
+	CLI_EXIT_CANNOT_INVOKE = 126,	/* COMMAND was found but cannot be run */
+	CLI_EXIT_ENOENT = 127,		/* COMMAND was not found */
+};
+
+/* The basename of argv[0], as messages and --help show it. */
+extern const char *program_name;
+
+/*
+ * Call first in main().  Sets program_name and the locale, and makes the
+ * process safe from what it inherited (cli_inherit_init()): a closed
+ * descriptor 0, 1 or 2 gets /dev/null opened for the wrong direction, so
+ * that no file of ours ever takes those numbers and using them fails with
+ * EBADF; the signal dispositions and mask are recorded for
+ * cli_exec_restore().  At exit, stdout and stderr are checked as gnulib's
+ * close_stdout() does: output that was lost is "write error", exit 1; a
+ * closed stderr with nothing written to it is no failure.
+ */
+void cli_init(const char *argv0);
+
+/* "PROG: MESSAGE" or "PROG: MESSAGE: strerror(err)" on stderr (err 0: none). */
+void cli_warn(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_vwarn(int err, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/* cli_warn(), then exit(status). */
+__attribute__((noreturn, format(printf, 3, 4)))
+void cli_die(int status, int err, const char *fmt, ...);
+
+/* cli_warn(0, ...), the "Try 'PROG --help'" line, exit 1. */
+__attribute__((noreturn, format(printf, 1, 2)))
+void cli_usage_error(const char *fmt, ...);
+
+/* Just the "Try 'PROG --help' for more information." line. */
+void cli_try_help(void);
+
+/*
+ * Whether a message lost to a closed or failing stderr makes the exit
+ * status 1 (the default, as in GNU tools).  A mode whose exit status
+ * tells what it did (tmpcreate -o: FILE was written or not) turns it off.
+ */
+void cli_lost_messages_fail(bool fail);
+
+/*
+ * Close stdout now and report a failure as "PROG: write error: ..." (when
+ * @report).  Returns false if anything written was lost.  Afterwards the
+ * check at exit only looks at stderr.
+ */
+bool cli_close_stdout(bool report);
+
+#endif /* FATTRS_CLI_MSG_H */
