@@ -157,7 +157,7 @@ char *fattrs_tmpl_hidden_scratch(const char *dir, struct fattrs_tmpl *ret);
 
 /* ------------------------------------------------------------ temp files */
 
-/* How a temporary file is made (DESIGN §4).  Do not reorder: tools index
+/* How a temporary file is made (doc/design.md §4).  Do not reorder: tools index
  * their word tables with these values. */
 enum fattrs_tmp_method {
 	FATTRS_TMP_AUTO = 0,	/* O_TMPFILE where the filesystem has it, else named */

@@ -4,7 +4,7 @@
  * reserved xattr namespace "user.fattr.", in a native Windows attribute
  * word (ntfs-3g/ntfs3 system.ntfs_attrib, the SMB client's
  * user.cifs.dosattrib) and, when the headers ever have them, STATX_ATTR_*
- * bits.  DESIGN §2 is the contract; KERNEL.md §4-5 the traps.
+ * bits.  doc/design.md §2 is the contract; doc/kernel.md §4-5 the traps.
  */
 #include "config.h"
 
@@ -29,7 +29,7 @@
 #define SMB2_SUPER_MAGIC 0xFE534D42	/* fs/smb/client/cifsglob.h */
 
 /*
- * The STATX_ATTR_* hook: no kernel defines these yet (KERNEL.md §1.6).  When
+ * The STATX_ATTR_* hook: no kernel defines these yet (doc/kernel.md §1.6).  When
  * the build headers ever do, the table picks them up.
  */
 #ifdef STATX_ATTR_OFFLINE

@@ -2,7 +2,7 @@
 /*
  * The four fattrs(7) flags (offline, pinned, integrity, noscrub): the flag
  * table, and reading and writing them in every place a flag can live
- * (DESIGN §2): a STATX_ATTR_* bit (none exists yet), a filesystem's native
+ * (doc/design.md §2): a STATX_ATTR_* bit (none exists yet), a filesystem's native
  * Windows attribute word, and the reserved xattr namespace "user.fattr.".
  * Included from fattrs.h; do not include it on its own.
  */
@@ -32,7 +32,7 @@ enum fattrs_fflag {
 	FATTRS_NFFLAGS
 };
 
-/* Windows FILE_ATTRIBUTE_* bits of the four flags (KERNEL.md §4.1). */
+/* Windows FILE_ATTRIBUTE_* bits of the four flags (doc/kernel.md §4.1). */
 #define FATTRS_WINATTR_OFFLINE 0x00001000U
 #define FATTRS_WINATTR_INTEGRITY_STREAM 0x00008000U
 #define FATTRS_WINATTR_NO_SCRUB_DATA 0x00020000U

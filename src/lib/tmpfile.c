@@ -2,7 +2,7 @@
 /*
  * Temporary files that cannot leak: O_TMPFILE where the filesystem has it,
  * else a random name made with O_CREAT|O_EXCL|O_NOFOLLOW; giving the file a
- * name with linkat(2).  DESIGN §4.
+ * name with linkat(2).  doc/design.md §4.
  */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The shell completions, driven without a terminal (ECOSYSTEM §7): bash by
+# The shell completions, driven without a terminal (doc/style.md, Tests): bash by
 # calling the completion function with COMP_* set, fish with complete -C,
 # zsh by parsing the file, registering it through compinit, and reading
 # the candidates from a zpty-driven shell.

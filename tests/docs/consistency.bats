@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The man pages and the completions say what the program does (STYLE rule
-# 38): every long option of --help is documented and completed, the man
+# The man pages and the completions say what the program does (doc/style.md,
+# Documentation): every long option of --help is documented and completed, the man
 # pages lint clean, and the SYNOPSIS matches --usage.  The option lists are
 # read from the built program, never written down here.
 # bats file_tags=docs

@@ -380,7 +380,7 @@ setfattrs: 'f': applied '+nodump +noatime'; failed '+offline'"
 setfattrs: cannot set 'offline' on 'f': the ramfs filesystem has neither user xattrs nor a native attribute word"
 }
 
-# Every letter KERNEL.md 2.5 says TYPE keeps on a regular file (or on a
+# Every letter doc/kernel.md §2.5 says TYPE keeps on a regular file (or on a
 # directory), set by word and by letter and cleared the other way, each
 # checked with lsattr.
 flags_on() {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bats file_tags=tmpcreate
 #
-# tmpcreate's messages and exit statuses (STYLE rules 23-27): a name that
+# tmpcreate's messages and exit statuses (doc/style.md, Messages): a name that
 # cannot be printed is a leak, so what was made is removed; usage errors are
 # one message plus the Try line; the program name follows argv[0].
 

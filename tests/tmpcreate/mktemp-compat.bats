@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bats file_tags=tmpcreate
 #
-# tmpcreate as a drop-in for GNU mktemp (DESIGN §7): the built tmpcreate is
+# tmpcreate as a drop-in for GNU mktemp (doc/design.md §7): the built tmpcreate is
 # run through a symlink named "mktemp" and GNU mktemp is run with argv[0]
 # "mktemp", both with the same arguments in the same directory.  Exit status
 # and stderr must be equal byte for byte; stdout must have the same shape

@@ -159,7 +159,7 @@ static int open_fds(void)
 
 /* ----------------------------------------------------------- the table */
 
-/* The values of KERNEL.md §2.3/2.4 as numbers, not as the headers spell them. */
+/* The values of doc/kernel.md §2.3/2.4 as numbers, not as the headers spell them. */
 static const struct {
 	const char *name;
 	char letter;
@@ -217,7 +217,7 @@ static void test_kflags__table_matches_the_kernel(void)
 		if (!same)
 			printf("# row %zu: '%s' differs from '%s'\n", i, t[i].name, known[i].name);
 	}
-	tap_ok(same, "the table's rows, letters and bits are KERNEL.md's, in display order");
+	tap_ok(same, "the table's rows, letters and bits are doc/kernel.md's, in display order");
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].description == NULL || t[i].description[0] == '\0')
 			same = false;
@@ -621,7 +621,7 @@ static void test_kattr__cwd(void)
 /* ------------------------------------------------- per filesystem */
 
 /*
- * What each filesystem keeps (measured on 6.18, KERNEL.md §2.5).  "ok":
+ * What each filesystem keeps (measured on 6.18, doc/kernel.md §2.5).  "ok":
  * set and cleared, "no": refused or dropped, reported in ret_dropped;
  * "einval": the filesystem's own -EINVAL, passed on as it is.
  */

@@ -224,7 +224,7 @@ mount_fields() {
 		cd "$D" || exit 1
 		touch f
 		# realtime, nosymlinks, nodefrag, extsize, filestream, cowextsize: each accepted and
-		# dropped (KERNEL.md 2.5), xfs_io reads none of them back; sync (s) is kept
+		# dropped (doc/kernel.md §2.5), xfs_io reads none of them back; sync (s) is kept
 		xfs_io -c "chattr +r" -c "chattr +n" -c "chattr +f" -c "chattr +e" -c "chattr +S" -c "chattr +C" \
 			-c "chattr +s" -c "lsattr -v" f
 		xstat -c "%{realtime} %{nosymlinks} %{nodefrag} %{extsize} %{filestream} %{cowextsize} %{prealloc} %{hasattr} %{sync} %{nodump}" f

@@ -119,7 +119,7 @@ view_fields() {
 }
 
 @test "a field the kernel did not return reads 'not available', never 0" {
-	# tmpfs returns no STATX_DIOALIGN (KERNEL.md 1.5), and no subvolume
+	# tmpfs returns no STATX_DIOALIGN (doc/kernel.md §1.5), and no subvolume
 	require_root "to mount a tmpfs in a private namespace"
 	run -0 unshare -m --propagation private bash -c '
 		mkdir -p m && mount -t tmpfs fattrs-view m && echo x >m/f &&
