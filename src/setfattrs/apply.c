@@ -1,0 +1,817 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setfattrs: one file's plan (what each flag becomes) and applying it, the
+ * kernel flags and the fattrs(7) flags, with the read-back policy.
+ */
+#include "config.h"
+
+#include "setfattrs.h"
+
+/* What the filesystem of one device offers for the fattrs(7) flags. */
+struct caps_entry {
+	dev_t dev;
+	struct fattrs_fcaps caps;
+	bool overlay;		/* overlayfs: a change of an xattr copies a lower file up */
+};
+
+/*
+ * The read-back policy: the xflags bits a device was seen to keep, per
+ * file type, after a change that was read back.
+ */
+struct kept_entry {
+	dev_t dev;
+	mode_t type;		/* S_IFMT bits */
+	uint32_t bits;		/* FS_XFLAG_* seen kept (set or cleared as asked) */
+	int trusted;		/* -1 not known yet, 0 never (FUSE: the server decides per file), 1 */
+};
+
+/*
+ * The flags whose fate depends only on the filesystem and the file type,
+ * never on the file's contents or state: a filesystem that kept one on a
+ * file of a type keeps it on every such file.  (Not immutable or append:
+ * they fail loudly anyway; not dax, nocow, compress, projinherit or the
+ * xfs-only flags, which depend on a device, a size or a directory.)
+ */
+#define KEPT_TRUSTED (FS_XFLAG_NODUMP | FS_XFLAG_NOATIME | FS_XFLAG_SYNC)
+#ifndef FUSE_SUPER_MAGIC
+# define FUSE_SUPER_MAGIC 0x65735546
+#endif
+#ifndef OVERLAYFS_SUPER_MAGIC
+# define OVERLAYFS_SUPER_MAGIC 0x794c7630
+#endif
+
+/* ------------------------------------------------------------ flags */
+
+/*
+ * One flag, kernel or fattrs(7), as an index: kernel rows first, in table
+ * order, then the four.
+ */
+static const struct fattrs_kflag *ktable;
+static size_t nktable;
+
+size_t sf_n_kflags(void)
+{
+	if (ktable == NULL)
+		ktable = fattrs_kflags_table(&nktable);
+	return nktable;
+}
+
+const struct fattrs_kflag *sf_krow(size_t i)
+{
+	if (ktable == NULL)
+		ktable = fattrs_kflags_table(&nktable);
+	return &ktable[i];
+}
+
+const char *sf_flag_name(size_t i)
+{
+	size_t n = sf_n_kflags();
+
+	return i < n ? sf_krow(i)->name : fattrs_fflag_info((enum fattrs_fflag)(i - n))->name;
+}
+
+static uint32_t kbit_x(const struct fattrs_kflag *f)
+{
+	return f->xflag;
+}
+
+/* The bit a change of @f goes through, in the word it goes through. */
+static bool kchange_has(const struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on)
+{
+	if (f->xflag != 0)
+		return ((on ? c->xset : c->xclear) & f->xflag) != 0;
+	return ((on ? c->iset : c->iclear) & f->iflag) != 0;
+}
+
+static bool is_ia(const struct fattrs_kflag *f)
+{
+	return (kbit_x(f) & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+}
+
+static const struct caps_entry nostat_caps = {
+	.caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE } };
+
+/*
+ * What @p's filesystem offers for the fattrs flags, probed once per device;
+ * for a file not stat'ed (sf_want_nostat()): user xattrs, no native word, no
+ * overlayfs, as on every filesystem mounted then.
+ */
+static int caps_entry_for(struct setfattrs_control *ctl, const struct plan *p, const struct caps_entry **ret)
+{
+	struct caps_entry *c;
+	struct fattrs_fcaps caps;
+	struct statfs sfs;
+	int r;
+
+	if (p->mode == 0) {
+		*ret = &nostat_caps;
+		return 0;
+	}
+
+	for (size_t i = 0; i < ctl->ncaps; i++) {
+		if (ctl->caps[i].dev == p->dev) {
+			*ret = &ctl->caps[i];
+			return 0;
+		}
+	}
+	/* fattrs_fcaps_probe() wants a path from the working directory. */
+	r = fattrs_fcaps_probe(p->path, p->nofollow, &caps);
+	if (r < 0)
+		return r;
+	c = realloc(ctl->caps, (ctl->ncaps + 1) * sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	ctl->caps = c;
+	c[ctl->ncaps] = (struct caps_entry){ .dev = p->dev, .caps = caps,
+					     .overlay = statfs(p->path, &sfs) == 0 &&
+							(uint32_t)sfs.f_type == OVERLAYFS_SUPER_MAGIC };
+	*ret = &c[ctl->ncaps++];
+	return 0;
+}
+
+int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_fcaps **ret)
+{
+	const struct caps_entry *c;
+	int r = caps_entry_for(ctl, p, &c);
+
+	if (r == 0)
+		*ret = &c->caps;
+	return r;
+}
+
+/* ------------------------------------------------------ kernel flags */
+
+/* Whether @f is one of xfs's size hints: xfs keeps it set only with a size. */
+bool sf_is_sizehint(const struct fattrs_kflag *f)
+{
+	return (f->xflag & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT | FS_XFLAG_COWEXTSIZE)) != 0;
+}
+
+/* Re-read the kernel flags after a failed change: what of @c is in effect now. */
+static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
+{
+	struct fattrs_kattr now;
+	bool known = fattrs_kattr_get(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
+				      FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &now) == 0;
+
+	for (size_t i = 0; i < sf_n_kflags(); i++) {
+		const struct fattrs_kflag *f = sf_krow(i);
+		int v;
+
+		if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+			continue;
+		v = known ? fattrs_kattr_test(&now, f) : -1;
+		p->state[i] = v >= 0 && (v == 1) == p->on[i] ? ST_APPLIED : ST_FAILED;
+	}
+}
+
+/*
+ * Filesystems whose kernel code keeps nodump, noatime and sync on every
+ * file it accepts them for (or refuses them loudly), and filesystems
+ * that keep no kernel flags at all (a change is refused): with only these
+ * mounted, which one a file is on does not decide whether a change of
+ * those three flags sticks.
+ */
+static const char *const keeps_trusted[] = {
+	"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "devtmpfs",
+	"proc", "sysfs", "devpts", "cgroup", "cgroup2", "mqueue", "securityfs", "debugfs",
+	"tracefs", "pstore", "bpf", "configfs", "hugetlbfs", "binfmt_misc", "fusectl",
+	"nsfs", "ramfs",
+};
+
+/* Whether every mount of this namespace is of a type in keeps_trusted[] (false if unreadable). */
+static bool mounts_keep_trusted(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool all = f != NULL, any = false;
+
+	while (all && getline(&line, &cap, f) > 0) {
+		char *sep = strstr(line, " - "), *type, *end;
+		bool known = false;
+
+		if (sep == NULL) {
+			all = false;
+			break;
+		}
+		type = sep + 3;
+		end = strchr(type, ' ');
+		if (end != NULL)
+			*end = '\0';
+		for (size_t i = 0; i < sizeof(keeps_trusted) / sizeof(keeps_trusted[0]); i++)
+			known |= strcmp(type, keeps_trusted[i]) == 0;
+		all = known;
+		any = true;
+	}
+	free(line);
+	if (f != NULL)
+		(void)fclose(f);
+	return all && any;
+}
+
+/*
+ * Whether a file (named, or met by -R) can go without a stat of its own:
+ * nothing needs the file's type or device before the change (no '=', -v,
+ * -n, --json, --reference), and neither the read-back policy nor the
+ * fattrs flags need the device: every mount is of a type that keeps
+ * nodump, noatime and sync or refuses them, so after the first change of
+ * each in the run was read back, the later ones are trusted whatever
+ * filesystem a file is on; and none of those types has a native attribute
+ * word or is overlayfs, so a fattrs flag is its user.* xattr everywhere
+ * (a filesystem without user xattrs says EOPNOTSUPP, a file type that
+ * cannot carry one EPERM).  The library goes by name or pins each file
+ * with an O_PATH open, and never opens a device or a fifo; the type is
+ * asked only when a change fails, for the message.
+ */
+bool sf_want_nostat(struct setfattrs_control *ctl)
+{
+	if (ctl->ops.assign || ctl->verbose || ctl->dry_run || ctl->json || ctl->reference != NULL)
+		return false;
+	if (ctl->nostat < 0)
+		ctl->nostat = mounts_keep_trusted();
+	return ctl->nostat == 1;
+}
+
+/*
+ * For a file that was not stat'ed (sf_want_nostat()): its type and device,
+ * after a failed change, for the messages.  False (and said, as before a
+ * change) when it cannot be stat'ed.
+ */
+static bool plan_stat(struct setfattrs_control *ctl, struct plan *p)
+{
+	struct stat st;
+
+	if (p->mode != 0)
+		return true;
+	if (fstatat(p->dirfd, p->path, &st, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
+		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(p->shown));
+		p->unstat = true;
+		return false;
+	}
+	p->mode = st.st_mode;
+	p->dev = st.st_dev;
+	return true;
+}
+
+/*
+ * The read-back record of @p's device and file type, made on first use
+ * (NULL: out of memory).  A file that was not stat'ed (mode 0) has the
+ * record of device 0, type 0: any file (sf_want_nostat()).
+ */
+static struct kept_entry *kept_for(struct setfattrs_control *ctl, const struct plan *p)
+{
+	struct kept_entry *k;
+
+	for (size_t i = 0; i < ctl->nkept; i++) {
+		if (ctl->kept[i].dev == p->dev && ctl->kept[i].type == (p->mode & S_IFMT))
+			return &ctl->kept[i];
+	}
+	k = realloc(ctl->kept, (ctl->nkept + 1) * sizeof(*k));
+	if (k == NULL)
+		return NULL;
+	ctl->kept = k;
+	k[ctl->nkept] = (struct kept_entry){ .dev = p->dev, .type = p->mode & S_IFMT, .trusted = -1 };
+	return &k[ctl->nkept++];
+}
+
+/*
+ * Whether @c may skip the read-back: only trusted xflags bits, each seen
+ * kept on this device for this file type before (so the first change of
+ * each flag on each filesystem is read back), never on FUSE.
+ */
+static bool kept_before(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
+{
+	uint32_t x = c->xset | c->xclear;
+	struct kept_entry *k;
+	struct statfs sfs;
+
+	if ((c->iset | c->iclear) != 0 || x == 0 || (x & ~KEPT_TRUSTED) != 0)
+		return false;
+	k = kept_for(ctl, p);
+	if (k == NULL)
+		return false;
+	if (k->trusted < 0)
+		k->trusted = p->mode == 0 || /* sf_want_nostat(): no FUSE, no unknown filesystem */
+			     (statfs(p->path, &sfs) == 0 && (uint32_t)sfs.f_type != FUSE_SUPER_MAGIC);
+	return k->trusted == 1 && (x & ~k->bits) == 0;
+}
+
+/*
+ * After a change that was written (the library returned 1), read back and
+ * stuck: the bits it set are kept here.  A clear proves something only
+ * when it was the whole change: then the bit was set before (else nothing
+ * would have been written), so this filesystem holds it.  A clear among
+ * other bits may have found its bit clear already, and proves nothing.
+ */
+static void kept_seen(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
+{
+	struct kept_entry *k = kept_for(ctl, p);
+	uint32_t x = c->xset | c->xclear;
+
+	if (k == NULL)
+		return;
+	k->bits |= c->xset & KEPT_TRUSTED;
+	if (c->xset == 0 && (x & (x - 1)) == 0)
+		k->bits |= x & KEPT_TRUSTED;
+}
+
+/* Whether this process has capability @cap in effect (when capget(2) fails: yes, so as to blame none). */
+static bool have_cap(struct setfattrs_control *ctl, unsigned cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2] = { { .effective = 0 } };
+
+	if (ctl->caps_known == 0) {
+		ctl->caps_known = syscall(SYS_capget, &h, d) < 0 ? -1 : 1;
+		ctl->caps_eff = (uint64_t)d[1].effective << 32 | d[0].effective;
+	}
+	return ctl->caps_known < 0 || cap >= 64 || (ctl->caps_eff & (UINT64_C(1) << cap)) != 0;
+}
+
+/* Apply @c, the planned kernel flags in it; false when something failed (and said). */
+static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
+{
+	unsigned atf = p->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	struct fattrs_kchange dropped = { .xset = 0 };
+	bool trust;
+	int r;
+
+	if ((c->xset | c->xclear | c->iset | c->iclear) == 0)
+		return true;
+	trust = kept_before(ctl, p, c);
+	r = fattrs_kattr_change_flags(p->dirfd, p->path, atf, p->mode, c,
+				      (trust ? FATTRS_KCHANGE_NO_READBACK : 0) |
+				      (p->byname ? FATTRS_KCHANGE_BY_NAME : 0), &dropped);
+	if (r == 1 && !trust)
+		kept_seen(ctl, p, c);
+	if (r < 0 && !plan_stat(ctl, p))
+		return false;
+	if (r >= 0) {
+		for (size_t i = 0; i < sf_n_kflags(); i++) {
+			if (p->state[i] == ST_PENDING && kchange_has(c, sf_krow(i), p->on[i]))
+				p->state[i] = ST_APPLIED;
+		}
+		return true;
+	}
+	if (r == -EOPNOTSUPP) {
+		struct fattrs_kattr any;
+		bool none = fattrs_kattr_get(p->dirfd, p->path, atf, p->mode, FATTRS_KATTR_XFLAGS |
+					     FATTRS_KATTR_IFLAGS, &any) == -EOPNOTSUPP;
+		const char *type = sf_fs_type(ctl, p->dirfd, p->path, p->nofollow);
+
+		size_t ndropped = 0;
+
+		for (size_t i = 0; i < sf_n_kflags(); i++) {
+			const struct fattrs_kflag *f = sf_krow(i);
+
+			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+				continue;
+			if (kchange_has(&dropped, f, p->on[i]))
+				ndropped++;
+			else
+				p->state[i] = ST_APPLIED;
+		}
+		/*
+		 * Some filesystems (tmpfs) refuse a whole write for one flag they
+		 * do not have: then each flag is tried alone (clears, sets, then
+		 * immutable and append), to apply what can be and name exactly
+		 * what cannot.
+		 */
+		for (int pass = 0; !none && ndropped > 1 && pass < 3; pass++) {
+			for (size_t i = 0; i < sf_n_kflags(); i++) {
+				const struct fattrs_kflag *f = sf_krow(i);
+				struct fattrs_kchange one = { .xset = 0 };
+
+				if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]) ||
+				    (pass == 0) != !p->on[i] || (pass == 2) != (p->on[i] && is_ia(f)))
+					continue;
+				(void)fattrs_kchange_add(&one, f, p->on[i]);
+				if (fattrs_kattr_change(p->dirfd, p->path, atf, p->mode, &one, NULL) >= 0)
+					p->state[i] = ST_APPLIED;
+			}
+		}
+		for (size_t i = 0; i < sf_n_kflags(); i++) {
+			const struct fattrs_kflag *f = sf_krow(i);
+
+			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+				continue;
+			/* --reference: a flag this file's filesystem cannot hold is left out. */
+			if (ctl->reference != NULL && p->on[i]) {
+				p->state[i] = ST_NONE;
+				continue;
+			}
+			p->state[i] = ST_FAILED;
+			p->failed = true;
+			if (none)
+				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
+					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+					  sf_type_word(p->mode));
+			else if (p->on[i] && sf_is_sizehint(f) && strcmp(type, "xfs") == 0 &&
+				 ((f->xflag & FS_XFLAG_COWEXTSIZE) ? c->cowextsize : c->extsize) == 0)
+				sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: xfs keeps it only with a size hint: '+%s=SIZE'"),
+					  f->name, cli_quote(p->shown), f->name);
+			else
+				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem did not keep it (on a %s)"),
+					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+					  sf_type_word(p->mode));
+		}
+		return !p->failed;
+	}
+	p->failed = true;
+	kernel_settle(p, c);
+	for (size_t i = 0; i < sf_n_kflags(); i++) {
+		const struct fattrs_kflag *f = sf_krow(i);
+
+		if (p->state[i] != ST_FAILED || !kchange_has(c, f, p->on[i]))
+			continue;
+		if (r == -EPERM && is_ia(f) && !have_cap(ctl, CAP_LINUX_IMMUTABLE))
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
+				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !have_cap(ctl, CAP_SYS_RESOURCE))
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
+				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+		else if (r == -EPERM && !is_ia(f) &&
+			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
+			;	/* said */
+		else if (r == -EINVAL)
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the %s filesystem refuses it on this %s, or with the other flags it has or is given)"),
+				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EINVAL),
+				  sf_fs_type(ctl, p->dirfd, p->path, p->nofollow), sf_type_word(p->mode));
+		else
+			sf_fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", f->name,
+				  cli_quote(p->shown));
+	}
+	return false;
+}
+
+/* ------------------------------------------------------ fattrs flags */
+
+static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fattrs_fflag f, bool opp_cleared)
+{
+	size_t i = sf_n_kflags() + (size_t)f;
+	const struct fattrs_fcaps *caps;
+	const struct fattrs_fflag_info *fi = fattrs_fflag_info(f);
+	int r;
+
+	r = sf_caps_for(ctl, p, &caps);
+	if (r == 0)
+		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, caps, f, p->on[i],
+				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
+	if (r == 0) {
+		p->state[i] = ST_APPLIED;
+		return true;
+	}
+	/* Not stat'ed: its type, for the message (a missing file is said so here). */
+	if (!plan_stat(ctl, p)) {
+		p->state[i] = ST_FAILED;
+		p->failed = true;
+		return false;
+	}
+	/* --reference: a flag this file cannot carry is left out. */
+	if (ctl->reference != NULL && p->on[i] &&
+	    (r == -EOPNOTSUPP || (r == -EPERM && !S_ISREG(p->mode) && !S_ISDIR(p->mode)))) {
+		p->state[i] = ST_NONE;
+		return true;
+	}
+	p->state[i] = ST_FAILED;
+	p->failed = true;
+	if (r == -EEXIST) {
+		const char *opp = fattrs_fflag_info(fi->opposite)->name;
+
+		sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
+			  fi->name, cli_quote(p->shown), opp, opp, fi->name);
+	} else if (r == -EPERM && !S_ISREG(p->mode) && !S_ISDIR(p->mode)) {
+		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
+			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), sf_type_word(p->mode));
+	} else if (r == -EOPNOTSUPP) {
+		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
+			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown),
+			  sf_fs_type(ctl, p->dirfd, p->path, p->nofollow));
+	} else if (r == -EPERM && sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i],
+					      fi->name)) {
+		/* said */
+	} else if (r == -EIO && !p->on[i]) {
+		sf_fail_flag(ctl, 0, _("cannot clear '%s' on %s: the %s filesystem kept it in its native attribute word"),
+			  fi->name, cli_quote(p->shown), sf_fs_type(ctl, p->dirfd, p->path, p->nofollow));
+	} else {
+		sf_fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", fi->name,
+			  cli_quote(p->shown));
+	}
+	return false;
+}
+
+/* Whether @p's file is on overlayfs (known once its filesystem was probed for the fattrs flags). */
+static bool on_overlay(struct setfattrs_control *ctl, const struct plan *p)
+{
+	const struct caps_entry *c;
+
+	return caps_entry_for(ctl, p, &c) == 0 && c->overlay;
+}
+
+/*
+ * On overlayfs the first change of an xattr of a lower file copies it up,
+ * and copy-up keeps only sync, noatime, append and immutable of its
+ * kernel flags (fs/overlayfs/copy_up.c): nodump, nocow and the rest
+ * vanish.  Put back what @before had and the copy-up took, so that a
+ * fattrs flag never costs the file another flag; say it when that fails.
+ */
+static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kattr *before)
+{
+	struct fattrs_kattr after;
+	struct fattrs_kchange back = { .xset = 0 };
+	bool lost = false;
+	int r;
+
+	r = fattrs_kattr_get(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
+			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &after);
+	if (r < 0)
+		return;
+	for (size_t i = 0; i < sf_n_kflags(); i++) {
+		const struct fattrs_kflag *f = sf_krow(i);
+
+		if (!f->readonly && fattrs_kattr_test(before, f) == 1 && fattrs_kattr_test(&after, f) == 0) {
+			(void)fattrs_kchange_add(&back, f, true);
+			lost = true;
+		}
+	}
+	if (!lost)
+		return;
+	r = fattrs_kattr_change(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode, &back, NULL);
+	if (r >= 0)
+		return;
+	p->failed = true;
+	for (size_t i = 0; i < sf_n_kflags(); i++) {
+		if (kchange_has(&back, sf_krow(i), true))
+			sf_fail_flag(ctl, -r, _("cannot set '%s' on %s again after the overlayfs copy-up dropped it"),
+				  sf_krow(i)->name, cli_quote(p->shown));
+	}
+}
+
+/* Whether the plan clears @f (by name, or as '=' does when it is set). */
+static bool plan_clears(const struct plan *p, enum fattrs_fflag f)
+{
+	size_t i = sf_n_kflags() + (size_t)f;
+
+	return p->state[i] != ST_NONE && !p->on[i];
+}
+
+/* Clears first (so an opposite is gone before its flag is set), then sets. */
+static bool fflags_apply(struct setfattrs_control *ctl, struct plan *p)
+{
+	size_t base = sf_n_kflags();
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+			size_t i = base + (size_t)f;
+
+			if (p->state[i] != ST_PENDING || p->on[i] != (pass == 1))
+				continue;
+			if (!fflag_apply(ctl, p, (enum fattrs_fflag)f,
+					 plan_clears(p, fattrs_fflag_info((enum fattrs_fflag)f)->opposite)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------ one file */
+
+/*
+ * Whether the kernel flags of @path in @dirfd, the directory changes are
+ * made in now, can be read and written by that name rather than through
+ * a pinned descriptor (fattrs_kattr_dir_byname(): nobody else can rename
+ * a file over it meanwhile).  Asked once per directory.
+ */
+static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
+{
+	if (!ctl->kops || ctl->dry_run || strchr(path, '/') != NULL)
+		return false;
+	if (ctl->byname < 0)
+		ctl->byname = fattrs_kattr_dir_byname(dirfd, nofollow ? AT_SYMLINK_NOFOLLOW : 0) == 1;
+	return ctl->byname == 1;
+}
+
+/*
+ * Change one file: @path relative to @dirfd (and to the working directory,
+ * for the fattrs flags: -R moves into @dirfd first), @st its stat as
+ * @nofollow says, or NULL when sf_want_nostat().
+ */
+bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		    const struct stat *st, bool nofollow)
+{
+	const struct fattrs_flagops *ops = &ctl->ops;
+	struct plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
+			  .byname = dir_byname(ctl, dirfd, path, nofollow) };
+	struct fattrs_kchange hard, soft, first, last;
+	struct fattrs_kattr kcur;
+	struct fattrs_fflags fcur;
+	unsigned atf = nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	size_t nk = sf_n_kflags();
+	bool kread = false, fread = false, ok = true, fpending = false;
+	int r;
+
+	p.mode = st != NULL ? st->st_mode : 0;
+	p.dev = st != NULL ? st->st_dev : 0;
+
+	/*
+	 * Without '=', -v, -n and --json nothing is read first, and the plan
+	 * is the same for every file: made once.
+	 */
+	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json) && ctl->tmpl_ready) {
+		memcpy(p.on, ctl->tmpl.on, sizeof(p.on));
+		memcpy(p.state, ctl->tmpl.state, sizeof(p.state));
+		memcpy(p.old, ctl->tmpl.old, sizeof(p.old));
+		first = ctl->tmpl_first;
+		fpending = ctl->tmpl_fpending;
+		goto planned;
+	}
+	memset(p.old, -1, sizeof(p.old));
+	fcur = (struct fattrs_fflags){ .unknown = NULL };
+
+	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
+	if (ops->assign || ctl->verbose || ctl->dry_run || ctl->json) {
+		if (ctl->kops) {
+			r = fattrs_kattr_get(dirfd, path, atf, p.mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
+					     &kcur);
+			if (r < 0 && r != -EOPNOTSUPP) {
+				sf_fail_flag(ctl, -r, _("cannot read the flags of %s"), cli_quote(shown));
+				sf_report_unread(ctl, shown);
+				return false;
+			}
+			kread = r == 0;
+		}
+		if (ctl->fops) {
+			const struct fattrs_fcaps *caps;
+
+			r = sf_caps_for(ctl, &p, &caps);
+			if (r == 0)
+				r = fattrs_fflags_get(path, nofollow, p.mode, caps, NULL, &fcur);
+			if (r < 0) {
+				sf_fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quote(shown));
+				sf_report_unread(ctl, shown);
+				return false;
+			}
+			fread = true;
+		}
+	}
+	for (size_t i = 0; kread && i < nk; i++)
+		p.old[i] = (signed char)fattrs_kattr_test(&kcur, sf_krow(i));
+	if (kread && (kcur.have & FATTRS_KATTR_XFLAGS)) {
+		p.extsize[0] = kcur.extsize;
+		p.cowextsize[0] = kcur.cowextsize;
+	}
+	for (int f = 0; fread && f < FATTRS_NFFLAGS; f++) {
+		enum fattrs_fstate s = fcur.state[f];
+
+		p.old[nk + (size_t)f] = s == FATTRS_FSET ? 1 : s == FATTRS_FCLEAR ? 0 : s == FATTRS_FINVALID ? 2 : -1;
+	}
+	fattrs_fflags_release(&fcur);
+
+	/* The plan: what is named, and what '=' clears because it is set. */
+	fattrs_flagops_kchange(ops, kread ? &kcur : NULL, &hard, &soft);
+	for (size_t i = 0; i < nk; i++) {
+		const struct fattrs_kflag *f = sf_krow(i);
+
+		if (ops->kop[i] == FATTRS_FLAGOP_SET || ops->kop[i] == FATTRS_FLAGOP_CLEAR) {
+			p.on[i] = ops->kop[i] == FATTRS_FLAGOP_SET;
+			p.state[i] = ST_PENDING;
+		} else if (kchange_has(&soft, f, false)) {
+			p.on[i] = false;
+			p.state[i] = ST_PENDING;
+		}
+	}
+	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+		size_t i = nk + (size_t)f;
+
+		if (ops->fop[f] == FATTRS_FLAGOP_SET || ops->fop[f] == FATTRS_FLAGOP_CLEAR) {
+			p.on[i] = ops->fop[f] == FATTRS_FLAGOP_SET;
+			p.state[i] = ST_PENDING;
+		} else if (ops->fop[f] == FATTRS_FLAGOP_CLEAR_OTHERS && (p.old[i] == 1 || p.old[i] == 2)) {
+			p.on[i] = false;
+			p.state[i] = ST_PENDING;
+		}
+		if (p.state[i] == ST_PENDING)
+			fpending = true;
+	}
+	first = (struct fattrs_kchange){ .xset = hard.xset, .xclear = hard.xclear | soft.xclear,
+					 .iset = hard.iset, .iclear = hard.iclear | soft.iclear,
+					 .extsize = hard.extsize, .cowextsize = hard.cowextsize };
+	p.extsize[1] = hard.extsize;
+	p.cowextsize[1] = hard.cowextsize;
+	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json)) {
+		memcpy(ctl->tmpl.on, p.on, sizeof(p.on));
+		memcpy(ctl->tmpl.state, p.state, sizeof(p.state));
+		memcpy(ctl->tmpl.old, p.old, sizeof(p.old));
+		ctl->tmpl_first = first;
+		ctl->tmpl_fpending = fpending;
+		ctl->tmpl_ready = true;
+	}
+planned:
+
+	if (ctl->dry_run) {
+		/* Nothing is written: each planned flag counts as done. */
+		for (size_t i = 0; i < nk + FATTRS_NFFLAGS; i++) {
+			if (p.state[i] == ST_PENDING)
+				p.state[i] = ST_APPLIED;
+		}
+		sf_report(ctl, &p);
+		return true;
+	}
+
+	/*
+	 * Immutable and append: cleared first, set last, so that everything
+	 * else (the fattrs flags included) can still be changed.  Without
+	 * fattrs flags to change, one kernel change does it in that order.
+	 */
+	last = (struct fattrs_kchange){ .xset = 0 };
+	if (fpending) {
+		last.xset = first.xset & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND);
+		first.xset &= ~last.xset;
+	}
+	ok = kernel_apply(ctl, &p, &first);
+	if (p.unstat)
+		return false;
+	if (ok && fpending) {
+		struct fattrs_kattr before;
+		bool restore = on_overlay(ctl, &p) &&
+			       fattrs_kattr_get(dirfd, path, atf, p.mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
+						&before) == 0;
+
+		ok = fflags_apply(ctl, &p);
+		if (p.unstat)
+			return false;
+		if (restore)
+			overlay_restore(ctl, &p, &before);
+		ok = ok && !p.failed;
+	}
+	if (ok && fpending)
+		ok = kernel_apply(ctl, &p, &last);
+	if (!ok)
+		sf_report_partial(ctl, &p);
+	if (ctl->verbose || ctl->json)
+		sf_report(ctl, &p);
+	return ok;
+}
+
+/*
+ * setfattrs_file() where sf_want_nostat() holds and the run's template
+ * changes fattrs flags only (a named file, or a regular file or directory
+ * met by -R): each flag's one or two system calls, nothing else per file,
+ * with what sf_want_nostat() says of every filesystem (a fattrs flag is its
+ * user.* xattr).  The first file of the run made the template, through
+ * setfattrs_file(); a file whose change fails goes through it too, which
+ * does the change again (each step is idempotent) and says what failed.
+ */
+static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+				  const struct stat *st, bool nofollow)
+{
+	for (int k = 0; k < ctl->nfsteps; k++) {
+		if (fattrs_fflag_set(path, nofollow, 0, &nostat_caps.caps, ctl->fsteps[k].f, ctl->fsteps[k].on,
+				     ctl->fsteps[k].flags, NULL) != 0)
+			return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
+	}
+	return true;
+}
+
+/* Whether the template changes fattrs flags only, its steps made once (nfsteps). */
+static bool fflags_only(struct setfattrs_control *ctl)
+{
+	const struct fattrs_kchange *c = &ctl->tmpl_first;
+	size_t nk = sf_n_kflags();
+
+	if (ctl->nfsteps >= 0 || !ctl->tmpl_ready)
+		return ctl->nfsteps > 0;
+	ctl->nfsteps = 0;
+	if ((c->xset | c->xclear | c->iset | c->iclear) != 0 || !ctl->tmpl_fpending)
+		return false;
+	for (size_t i = 0; i < nk; i++) {
+		if (ctl->tmpl.state[i] != ST_NONE)
+			return false;
+	}
+	/* fflags_apply()'s order: clears first, then sets */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+			size_t i = nk + (size_t)f;
+			size_t o = nk + (size_t)fattrs_fflag_info((enum fattrs_fflag)f)->opposite;
+
+			if (ctl->tmpl.state[i] != ST_PENDING || ctl->tmpl.on[i] != (pass == 1))
+				continue;
+			ctl->fsteps[ctl->nfsteps].f = (enum fattrs_fflag)f;
+			ctl->fsteps[ctl->nfsteps].on = pass == 1;
+			ctl->fsteps[ctl->nfsteps].flags = ctl->tmpl.state[o] != ST_NONE && !ctl->tmpl.on[o] ?
+							  FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0;
+			ctl->nfsteps++;
+		}
+	}
+	return ctl->nfsteps > 0;
+}
+
+/* Change one file: setfattrs_file(), or setfattrs_fflags_only() where that does the same. */
+bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		 const struct stat *st, bool nofollow)
+{
+	if (sf_want_nostat(ctl) && fflags_only(ctl))
+		return setfattrs_fflags_only(ctl, dirfd, path, shown, st, nofollow);
+	return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
+}

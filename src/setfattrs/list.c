@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setfattrs --list: every flag, and with a FILE whether it is set there and
+ * whether the file's filesystem can hold it.
+ */
+#include "config.h"
+
+#include "setfattrs.h"
+
+/* ------------------------------------------------------------ --list */
+
+static void list_row_json(const char *name, char letter, const char *kind, const char *where, bool readonly,
+			  const char *descr, const char *state, const char *support)
+{
+	struct cli_json j;
+	char l[2] = { letter, '\0' };
+
+	cli_json_begin(&j, stdout);
+	cli_json_str(&j, "flag", name);
+	if (letter != '\0')
+		cli_json_str(&j, "letter", l);
+	else
+		cli_json_null(&j, "letter");
+	cli_json_str(&j, "kind", kind);
+	cli_json_str(&j, "stored", where);
+	cli_json_bool(&j, "readonly", readonly);
+	if (state != NULL) {
+		cli_json_str(&j, "state", state);
+		cli_json_str(&j, "supported", support);
+	}
+	cli_json_str(&j, "description", descr);
+	cli_json_end(&j);
+}
+
+static const char *kstored(const struct fattrs_kflag *f)
+{
+	return f->xflag != 0 && f->iflag != 0 ? "fsxattr+flags" : f->xflag != 0 ? "fsxattr" : "flags";
+}
+
+int sf_list_main(struct setfattrs_control *ctl, const char *file)
+{
+	struct fattrs_kattr ka;
+	struct fattrs_fflags ff = { .unknown = NULL };
+	struct fattrs_statx_buf stx;
+	const struct fattrs_fcaps *caps = NULL;
+	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
+	const struct fattrs_fskeep *keep = NULL;
+	bool kok = false, fok = false;
+	size_t nk = sf_n_kflags();
+	int r;
+
+	if (file != NULL) {
+		r = fattrs_statx(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0,
+				 STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx);
+		if (r < 0) {
+			cli_warn(-r, _("cannot statx %s"), cli_quote(file));
+			return CLI_EXIT_FAILURE;
+		}
+		/* what its type keeps (NULL: a type not measured, or not known) */
+		keep = fattrs_fskeep_find(sf_mount_type(ctl, &stx));
+		p.mode = stx.stx_mode;
+		p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+		r = fattrs_kattr_get(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,
+				     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
+		if (r < 0 && r != -EOPNOTSUPP) {
+			cli_warn(-r, _("cannot read the flags of %s"), cli_quote(file));
+			return CLI_EXIT_FAILURE;
+		}
+		kok = r == 0;
+		r = sf_caps_for(ctl, &p, &caps);
+		if (r == 0)
+			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, caps, &stx, &ff);
+		if (r < 0) {
+			cli_warn(-r, _("cannot read the fattrs flags of %s"), cli_quote(file));
+			return CLI_EXIT_FAILURE;
+		}
+		fok = true;
+	}
+	if (!ctl->json) {
+		if (file != NULL)
+			printf("%-18s %-6s %-25s %-7s %-9s %s\n", "FLAG", "LETTER", "STORED", "STATE", "SUPPORTED",
+			       "DESCRIPTION");
+		else
+			printf("%-18s %-6s %-25s %s\n", "FLAG", "LETTER", "STORED", "DESCRIPTION");
+	}
+	for (size_t i = 0; i < nk; i++) {
+		const struct fattrs_kflag *f = sf_krow(i);
+		const char *state = NULL, *support = NULL;
+		char where[40];
+		int v = -1;
+
+		snprintf(where, sizeof(where), "%s%s", kstored(f), f->readonly ? " (read-only)" : "");
+		if (file != NULL) {
+			v = kok ? fattrs_kattr_test(&ka, f) : -1;
+			state = v == 1 ? "set" : v == 0 ? "clear" : "-";
+			/*
+			 * The kernel says which flags a file system supports only for
+			 * the few statx reports; elsewhere the table of what each
+			 * type keeps (measured) tells, and for the rest only trying.
+			 */
+			int kept = fattrs_fskeep_test(keep, p.mode, f);
+			/* statx's DAX bit is the state in effect, in every mask: not the flag */
+			uint64_t sx = f->statx_attr == STATX_ATTR_DAX ? 0 : f->statx_attr;
+
+			if (!kok || v < 0)
+				support = "no";
+			else if (v == 1 || (sx != 0 && (stx.stx_attributes_mask & sx)))
+				support = "yes";
+			else if (kept >= 0)
+				support = kept ? "yes" : "no";
+			else if (sx != 0 && (stx.stx_mask & STATX_BASIC_STATS))
+				support = f->readonly ? "no" : "maybe";
+			else
+				support = "maybe";
+		}
+		if (ctl->json) {
+			list_row_json(f->name, f->letter, "kernel", kstored(f), f->readonly, f->description, state,
+				      support);
+		} else if (file != NULL) {
+			printf("%-18s %-6c %-25s %-7s %-9s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
+			       state, support, f->description);
+		} else {
+			printf("%-18s %-6c %-25s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
+			       f->description);
+		}
+	}
+	for (int k = 0; k < FATTRS_NFFLAGS; k++) {
+		const struct fattrs_fflag_info *fi = fattrs_fflag_info((enum fattrs_fflag)k);
+		const char *state = NULL, *support = NULL;
+
+		if (fok) {
+			enum fattrs_fstate s = ff.state[k];
+
+			state = s == FATTRS_FSET ? "set" : s == FATTRS_FCLEAR ? "clear" :
+				s == FATTRS_FINVALID ? "invalid" : "-";
+			support = s == FATTRS_FUNSUPPORTED ? "no" : "yes";
+		}
+		if (ctl->json)
+			list_row_json(fi->name, '\0', "fattrs", fi->xattr, false, fi->description, state, support);
+		else if (file != NULL)
+			printf("%-18s %-6c %-25s %-7s %-9s %s\n", fi->name, '-', fi->xattr, state, support,
+			       fi->description);
+		else
+			printf("%-18s %-6c %-25s %s\n", fi->name, '-', fi->xattr, fi->description);
+	}
+	fattrs_fflags_release(&ff);
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setfattrs: each operand, the walk of -R below it, and the operations that
+ * --reference makes from RFILE.
+ */
+#include "config.h"
+
+#include "setfattrs.h"
+
+/* ------------------------------------------------------------ -R */
+
+static void walk_error(const char *path, int err, void *arg)
+{
+	struct setfattrs_control *ctl = arg;
+
+	ctl->ok = false;
+	if (err == -ESTALE)
+		sf_fail_flag(ctl, 0, _("cannot go back up from %s: it was moved during the walk; the rest of %s is left alone"),
+			  cli_quote(path), cli_quote(ctl->operand));
+	else
+		sf_fail_flag(ctl, -err, _("cannot read directory %s"), cli_quote(path));
+}
+
+/*
+ * One name inside a tree: regular files and directories are changed;
+ * symlinks (never followed), fifos, sockets and devices met inside are
+ * left alone.  The fattrs flags go by name, so the working directory
+ * follows the walk.
+ */
+static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
+{
+	struct setfattrs_control *ctl = arg;
+
+	if (!S_ISREG(e->type) && !S_ISDIR(e->type))
+		return 0;
+	if (ctl->dir_serial != e->dir_serial) {
+		if (fchdir(e->dirfd) < 0) {
+			sf_fail_flag(ctl, errno, _("cannot change to the directory of %s"), cli_quote(e->path));
+			ctl->ok = false;
+			return FATTRS_WALK_SKIP;
+		}
+		ctl->dir_serial = e->dir_serial;
+		ctl->moved = true;
+		ctl->byname = -1;
+	}
+	if (!sf_change_file(ctl, e->dirfd, e->name, e->path, e->st, true))
+		ctl->ok = false;
+	return 0;
+}
+
+/* Back to where the command started, after a walk or an operand's directory. */
+bool sf_back_home(struct setfattrs_control *ctl)
+{
+	if (ctl->opdir >= 0)
+		(void)close(ctl->opdir);
+	ctl->opdir = -1;
+	ctl->dir_serial = 0;
+	if (!ctl->moved)
+		return true;
+	ctl->moved = false;
+	ctl->byname = -1;
+	if (fchdir(ctl->cwd) == 0)
+		return true;
+	cli_die(CLI_EXIT_FAILURE, errno, _("cannot return to the working directory"));
+}
+
+/*
+ * Where an operand is changed from: its directory, entered once for
+ * consecutive operands in the same one, and its last name.  Each call
+ * then looks up one name instead of the whole path again, and where
+ * nobody else can change that directory the kernel flags go by that name
+ * (dir_byname()).  The working directory follows, as in a walk: the
+ * fattrs flags go by path.  An operand without a directory part is
+ * changed from the working directory; one ending in "/", "." or "..", or
+ * whose directory cannot be entered, by its whole path (which then says
+ * what is wrong).
+ */
+static void operand_dir(struct setfattrs_control *ctl, const char *file, int *ret_dirfd, const char **ret_name)
+{
+	const char *slash = strrchr(file, '/');
+	const char *name = slash != NULL ? slash + 1 : file;
+	size_t len = slash != NULL ? (size_t)(slash - file) : 0;
+	char *dir;
+	int fd;
+
+	*ret_dirfd = AT_FDCWD;
+	*ret_name = file;
+	if (slash != NULL && ctl->opdir >= 0 && len == ctl->opdir_len &&
+	    memcmp(file, ctl->opdir_name, len) == 0 && name[0] != '\0') {
+		*ret_dirfd = ctl->opdir;
+		*ret_name = name;
+		return;
+	}
+	(void)sf_back_home(ctl);
+	if (slash == NULL || name[0] == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return;
+	if (ctl->cwd < 0)
+		ctl->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir = ctl->cwd >= 0 ? strndup(file, len > 0 ? len : 1) : NULL;	/* "/f": "/" */
+	if (dir == NULL)
+		return;
+	fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return;
+	if (fchdir(fd) < 0) {
+		(void)close(fd);
+		return;
+	}
+	ctl->moved = true;
+	ctl->byname = -1;
+	ctl->opdir = fd;
+	ctl->opdir_name = file;
+	ctl->opdir_len = len;
+	*ret_dirfd = fd;
+	*ret_name = name;
+}
+
+/* One operand: the file itself, then, with -R and a directory, everything below it. */
+bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
+{
+	struct stat st;
+	const char *name;
+	bool ok;
+	int dirfd, fd, r;
+
+	operand_dir(ctl, file, &dirfd, &name);
+	if (!ctl->recursive && sf_want_nostat(ctl))
+		return sf_change_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
+	if (fstatat(dirfd, name, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
+		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
+		sf_report_unread(ctl, file);
+		return false;
+	}
+	ok = setfattrs_file(ctl, dirfd, name, file, &st, ctl->nofollow);
+	if (!ctl->recursive || !S_ISDIR(st.st_mode))
+		return ok;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK |
+		    (ctl->nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		sf_fail_flag(ctl, errno, _("cannot open directory %s"), cli_quote(file));
+		return false;
+	}
+	ctl->ok = true;
+	ctl->operand = file;
+	ctl->byname = -1;
+	r = fattrs_walk(fd, file, (ctl->one_fs ? FATTRS_WALK_XDEV : 0) | (sf_want_nostat(ctl) ? FATTRS_WALK_LAZY : 0),
+			walk_entry, walk_error, ctl);
+	(void)close(fd);
+	(void)sf_back_home(ctl);
+	if (r < 0 && r != -ESTALE) {
+		sf_fail_flag(ctl, -r, _("cannot walk %s"), cli_quote(file));
+		return false;
+	}
+	return ok && ctl->ok && r == 0;
+}
+
+/* ------------------------------------------------------------ --reference */
+
+/*
+ * The operations that make a file's flags RFILE's: '=' of what RFILE has
+ * set, among the flags RFILE's filesystem can hold (the others are kept).
+ */
+void sf_reference_ops(struct setfattrs_control *ctl)
+{
+	const char *rfile = ctl->reference;
+	struct fattrs_kattr ka;
+	struct fattrs_fflags ff = { .unknown = NULL };
+	const struct fattrs_fcaps *caps;
+	struct plan p = { .path = rfile, .shown = rfile, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
+	struct stat st;
+	size_t nk = sf_n_kflags();
+	bool kok;
+	int r;
+
+	if (fstatat(AT_FDCWD, rfile, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0)
+		cli_die(CLI_EXIT_FAILURE, errno, _("cannot stat %s"), cli_quote(rfile));
+	p.mode = st.st_mode;
+	p.dev = st.st_dev;
+	r = fattrs_kattr_get(AT_FDCWD, rfile, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,
+			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
+	if (r < 0 && r != -EOPNOTSUPP)
+		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the flags of %s"), cli_quote(rfile));
+	kok = r == 0;
+	r = sf_caps_for(ctl, &p, &caps);
+	if (r == 0)
+		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, caps, NULL, &ff);
+	if (r < 0)
+		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the fattrs flags of %s"), cli_quote(rfile));
+	fattrs_flagops_init(&ctl->ops);
+	ctl->ops.assign = true;
+	for (size_t i = 0; i < nk; i++) {
+		int v = kok ? fattrs_kattr_test(&ka, sf_krow(i)) : -1;
+
+		if (sf_krow(i)->readonly || v < 0)
+			ctl->ops.kop[i] = FATTRS_FLAGOP_KEEP;
+		else
+			ctl->ops.kop[i] = v == 1 ? FATTRS_FLAGOP_SET : FATTRS_FLAGOP_CLEAR_OTHERS;
+	}
+	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+		enum fattrs_fstate s = ff.state[f];
+
+		ctl->ops.fop[f] = s == FATTRS_FSET ? FATTRS_FLAGOP_SET :
+				  s == FATTRS_FCLEAR ? FATTRS_FLAGOP_CLEAR_OTHERS : FATTRS_FLAGOP_KEEP;
+	}
+	fattrs_fflags_release(&ff);
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setfattrs: what is said of a file: its failures, -v and -n lines, and the
+ * --json records.
+ */
+#include "config.h"
+
+#include "setfattrs.h"
+
+/* ------------------------------------------------------------ messages */
+
+const char *sf_type_word(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return _("regular file");
+	case S_IFDIR: return _("directory");
+	case S_IFLNK: return _("symbolic link");
+	case S_IFIFO: return _("fifo");
+	case S_IFSOCK: return _("socket");
+	case S_IFCHR: return _("character device");
+	case S_IFBLK: return _("block device");
+	default: return _("file");
+	}
+}
+
+/* The filesystem type ("ext4") of the file @stx describes, from the mount table (read once); NULL if unknown. */
+const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx)
+{
+	struct fattrs_mount m;
+
+	if (!(stx->stx_mask & STATX_MNT_ID))
+		return NULL;
+	if (ctl->mounts == NULL)
+		ctl->mounts = fattrs_mounts_new();
+	if (ctl->mounts == NULL || fattrs_mounts_find(ctl->mounts, stx->stx_mnt_id, &m) < 0)
+		return NULL;
+	return m.fstype;
+}
+
+/* The filesystem type of @path ("ext4"), or "this" when it cannot be told. */
+const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
+{
+	struct fattrs_statx_buf stx;
+	const char *type;
+
+	if (fattrs_statx(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, STATX_MNT_ID, &stx) < 0)
+		return "this";
+	type = sf_mount_type(ctl, &stx);
+	return type != NULL ? type : "this";
+}
+
+__attribute__((format(printf, 3, 4)))
+void sf_fail_flag(const struct setfattrs_control *ctl, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctl->silent)
+		return;
+	va_start(ap, fmt);
+	cli_vwarn(err, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Why an EPERM of a change to @path: "immutable" or "append-only" when the
+ * file has that flag (the kernel then refuses every other change, the
+ * user.* xattrs included, even to root), else NULL.
+ */
+static const char *locked_by(int dirfd, const char *path, bool nofollow, mode_t mode, const char **letter)
+{
+	struct fattrs_kattr a;
+	size_t n;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+
+	if (fattrs_kattr_get(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, mode,
+			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &a) < 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if ((t[i].xflag == FS_XFLAG_IMMUTABLE || t[i].xflag == FS_XFLAG_APPEND) &&
+		    fattrs_kattr_test(&a, &t[i]) == 1) {
+			*letter = t[i].xflag == FS_XFLAG_IMMUTABLE ? "i" : "a";
+			return t[i].xflag == FS_XFLAG_IMMUTABLE ? _("immutable") : _("append-only");
+		}
+	}
+	return NULL;
+}
+
+/*
+ * For an EPERM of setting (@on) or clearing flag @name on @path: when the
+ * file is immutable or append-only, say so and what clears it first, and
+ * return true; false (nothing said) otherwise.
+ */
+bool sf_fail_locked(const struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
+		 const char *shown, bool on, const char *name)
+{
+	const char *letter, *locked = locked_by(dirfd, path, nofollow, mode, &letter);
+
+	if (locked == NULL)
+		return false;
+	sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
+		  on ? "set" : "clear", name, cli_quote(shown), strerror(EPERM), locked, letter, on ? '+' : '-', name);
+	return true;
+}
+
+static const char *state_word(int v)
+{
+	return v == 1 ? "set" : v == 0 ? "clear" : v == 2 ? "invalid" : "unknown";
+}
+
+/* What a file not stat'ed offers for the fattrs flags (sf_want_nostat()). */
+/* "+nodump -append" for the flags in @state @which (ST_NONE: every planned one). */
+static char *plan_words(const struct plan *p, enum step_state which)
+{
+	size_t n = sf_n_kflags() + FATTRS_NFFLAGS, len = 1;
+	char *s, *q;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(sf_flag_name(i)) + 2;
+	s = q = malloc(len);
+	if (s == NULL)
+		return NULL;
+	*q = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (p->state[i] == ST_NONE || (which != ST_NONE && p->state[i] != which))
+			continue;
+		q += sprintf(q, "%s%c%s", q == s ? "" : " ", p->on[i] ? '+' : '-', sf_flag_name(i));
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------ reporting */
+
+/*
+ * The size hint row @i of @p changed to, as (@ret_old, @ret_new): true
+ * when a size was given with the flag's set and differs from what the
+ * file had.
+ */
+static bool size_changed(const struct plan *p, size_t i, uint32_t *ret_old, uint32_t *ret_new)
+{
+	const struct fattrs_kflag *f;
+	bool cow;
+
+	if (i >= sf_n_kflags() || !p->on[i] || p->state[i] != ST_APPLIED)
+		return false;
+	f = sf_krow(i);
+	if (!sf_is_sizehint(f))
+		return false;
+	cow = (f->xflag & FS_XFLAG_COWEXTSIZE) != 0;
+	*ret_old = cow ? p->cowextsize[0] : p->extsize[0];
+	*ret_new = cow ? p->cowextsize[1] : p->extsize[1];
+	return *ret_new != 0 && *ret_new != *ret_old;
+}
+
+void sf_report(struct setfattrs_control *ctl, const struct plan *p)
+{
+	uint32_t sold, snew;
+
+	size_t n = sf_n_kflags() + FATTRS_NFFLAGS;
+	struct cli_json j;
+	bool any = false;
+
+	if (ctl->json) {
+		cli_json_begin(&j, stdout);
+		cli_json_str(&j, "file", p->shown);
+		cli_json_bool(&j, "dry_run", ctl->dry_run);
+		cli_json_bool(&j, "ok", !p->failed);
+		cli_json_key(&j, "changed");
+		fputc('[', stdout);
+		for (size_t i = 0; i < n; i++) {
+			bool newv = p->on[i];
+
+			bool sized = size_changed(p, i, &sold, &snew);
+
+			if (p->state[i] != ST_APPLIED || (p->old[i] == (newv ? 1 : 0) && !sized))
+				continue;
+			printf("%s{\"flag\":\"%s\",\"old\":\"%s\",\"new\":\"%s\"", any ? "," : "",
+			       sf_flag_name(i), state_word(p->old[i]), state_word(newv));
+			if (sized)
+				printf(",\"old_size\":%" PRIu32 ",\"new_size\":%" PRIu32, sold, snew);
+			fputc('}', stdout);
+			any = true;
+		}
+		fputc(']', stdout);
+		cli_json_key(&j, "not_applied");
+		fputc('[', stdout);
+		any = false;
+		for (size_t i = 0; i < n; i++) {
+			if (p->state[i] != ST_FAILED && p->state[i] != ST_PENDING)
+				continue;
+			printf("%s\"%c%s\"", any ? "," : "", p->on[i] ? '+' : '-', sf_flag_name(i));
+			any = true;
+		}
+		fputc(']', stdout);
+		cli_json_end(&j);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool sized = size_changed(p, i, &sold, &snew);
+
+		if (p->state[i] != ST_APPLIED || (p->old[i] == (p->on[i] ? 1 : 0) && !sized))
+			continue;
+		if (!any)
+			printf("%s %s: ", ctl->dry_run ? _("would change") : _("changed"), cli_name(p->shown));
+		printf("%s%s: %s -> %s", any ? ", " : "", sf_flag_name(i), state_word(p->old[i]),
+		       state_word(p->on[i]));
+		if (sized)
+			printf(" (size %" PRIu32 " -> %" PRIu32 ")", sold, snew);
+		any = true;
+	}
+	if (any)
+		putchar('\n');
+}
+
+/*
+ * With --json, a file that failed before its plan was made (its flags
+ * could not be read, it could not be stat'ed) still gets its record: not
+ * ok, nothing changed, every operation it names not applied.
+ */
+void sf_report_unread(struct setfattrs_control *ctl, const char *shown)
+{
+	struct plan p = { .shown = shown, .failed = true };
+	size_t nk = sf_n_kflags();
+
+	if (!ctl->json)
+		return;
+	memset(p.old, -1, sizeof(p.old));
+	for (size_t i = 0; i < nk; i++) {
+		if (ctl->ops.kop[i] == FATTRS_FLAGOP_SET || ctl->ops.kop[i] == FATTRS_FLAGOP_CLEAR) {
+			p.on[i] = ctl->ops.kop[i] == FATTRS_FLAGOP_SET;
+			p.state[i] = ST_PENDING;
+		}
+	}
+	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
+		if (ctl->ops.fop[f] == FATTRS_FLAGOP_SET || ctl->ops.fop[f] == FATTRS_FLAGOP_CLEAR) {
+			p.on[nk + (size_t)f] = ctl->ops.fop[f] == FATTRS_FLAGOP_SET;
+			p.state[nk + (size_t)f] = ST_PENDING;
+		}
+	}
+	sf_report(ctl, &p);
+}
+
+/*
+ * After a failure, when the file was changed in part or some operation was
+ * not even tried: exactly what was and was not applied to it.
+ */
+void sf_report_partial(const struct setfattrs_control *ctl, const struct plan *p)
+{
+	char *done = plan_words(p, ST_APPLIED), *failed = plan_words(p, ST_FAILED);
+	char *pending = plan_words(p, ST_PENDING);
+
+	if (done == NULL || failed == NULL || pending == NULL) {
+		cli_warn(ENOMEM, _("%s: cannot say what was applied"), cli_quote(p->shown));
+	} else if ((*done != '\0' || *pending != '\0') && !ctl->silent) {
+		cli_warn(0, _("%s: applied %s%s%s; failed '%s'%s%s%s"), cli_quote(p->shown),
+			 *done != '\0' ? "'" : "", *done != '\0' ? done : _("nothing"), *done != '\0' ? "'" : "",
+			 failed, *pending != '\0' ? _("; not tried '") : "", pending, *pending != '\0' ? "'" : "");
+	}
+	free(done);
+	free(failed);
+	free(pending);
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setfattrs' private header: the run's control (options, operations, caches)
+ * and one file's plan, shared by the files of src/setfattrs/.
+ */
+#ifndef SETFATTRS_H
+#define SETFATTRS_H
+
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fattrs.h"
+
+struct caps_entry;
+struct kept_entry;
+
+struct setfattrs_control {
+	bool dry_run, json, list, nofollow, one_fs, recursive, silent, verbose;
+	const char *reference;	/* --reference=RFILE */
+	/* After "--", the first word that looked like an operation but was none (taken as a file). */
+	const char *not_op;
+	int not_op_r;
+	struct fattrs_flagops_error not_op_e;
+	const char *last_op;	/* the last word taken as an operation */
+	struct fattrs_flagops ops;
+	bool kops;		/* some kernel flag is named or '=' was given */
+	bool fops;		/* some fattrs flag is named or '=' was given */
+	struct caps_entry *caps;
+	size_t ncaps;
+	struct kept_entry *kept;
+	size_t nkept;
+	struct fattrs_mounts *mounts;
+	int caps_known;		/* 0 until capget(2) was asked (then 1, or -1: it failed) */
+	uint64_t caps_eff;	/* the effective capabilities */
+	int cwd;		/* the working directory at start, or -1 until needed */
+	bool moved;		/* the working directory is not cwd: an operand's or the walk's */
+	unsigned long dir_serial;	/* the walk's directory we are in, 0: none */
+	int opdir;		/* the operands' directory we are in (operand_dir()), or -1 */
+	const char *opdir_name;	/* its name: the first opdir_len bytes of an operand */
+	size_t opdir_len;
+	int byname;		/* -1 not known yet; whether changes in the directory go by name */
+	bool ok;		/* no file failed (-R) */
+	int nostat;		/* -1 not known yet; 1: operands are not stat'ed (see sf_want_nostat()) */
+	const char *operand;	/* the operand being walked (-R) */
+	/* Without '=', -v, -n and --json: every file's plan, made once (setfattrs_file()). */
+	bool tmpl_ready, tmpl_fpending;
+	/*
+	 * When the template changes fattrs flags only: its steps, in the order
+	 * fflags_apply() takes them (setfattrs_fflags_only()); nfsteps -1
+	 * until made, 0 if the template has kernel flags too.
+	 */
+	int nfsteps;
+	struct {
+		enum fattrs_fflag f;
+		bool on;
+		unsigned flags;
+	} fsteps[FATTRS_NFFLAGS];
+	struct {
+		bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+		unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+		signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+	} tmpl;
+	struct fattrs_kchange tmpl_first;
+};
+
+/* ------------------------------------------------------ one file's plan */
+
+enum step_state { ST_NONE = 0, ST_PENDING, ST_APPLIED, ST_FAILED };
+
+/* One file's work: each flag's operation, its state before, and what became of it. */
+struct plan {
+	const char *path;	/* relative to dirfd */
+	const char *shown;	/* for messages */
+	int dirfd;
+	bool nofollow;		/* do not follow path if it is a symlink */
+	bool byname;		/* kernel flags by path in dirfd (FATTRS_KCHANGE_BY_NAME) */
+	mode_t mode;
+	dev_t dev;
+	bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+	unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+	signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];	/* -1 unknown, 0 clear, 1 set, 2 invalid */
+	bool failed;
+	bool unstat;		/* not stat'ed, and the stat after a failure failed (said) */
+	/* The size hints (xfs): [0] as read (-v, -n, --json), [1] as given (0: none). */
+	uint32_t extsize[2], cowextsize[2];
+};
+
+extern const struct poptOption sf_options[];
+
+/* args.c: the command line */
+__attribute__((noreturn))
+void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e);
+void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, const char **popt_argv,
+		int *ret_popt_argc, const char ***ret_files);
+void sf_check_ops(struct setfattrs_control *ctl);
+
+/* apply.c: one file's plan and its application */
+size_t sf_n_kflags(void);
+const struct fattrs_kflag *sf_krow(size_t i);
+const char *sf_flag_name(size_t i);
+int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_fcaps **ret);
+bool sf_is_sizehint(const struct fattrs_kflag *f);
+bool sf_want_nostat(struct setfattrs_control *ctl);
+bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		    const struct stat *st, bool nofollow);
+bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		 const struct stat *st, bool nofollow);
+
+/* report.c: messages and reports */
+const char *sf_type_word(mode_t mode);
+const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx);
+const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow);
+__attribute__((format(printf, 3, 4)))
+void sf_fail_flag(const struct setfattrs_control *ctl, int err, const char *fmt, ...);
+bool sf_fail_locked(const struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
+		 const char *shown, bool on, const char *name);
+void sf_report(struct setfattrs_control *ctl, const struct plan *p);
+void sf_report_unread(struct setfattrs_control *ctl, const char *shown);
+void sf_report_partial(const struct setfattrs_control *ctl, const struct plan *p);
+
+/* operands.c: operands, -R and --reference */
+bool sf_back_home(struct setfattrs_control *ctl);
+bool setfattrs_operand(struct setfattrs_control *ctl, const char *file);
+void sf_reference_ops(struct setfattrs_control *ctl);
+
+/* list.c: --list */
+int sf_list_main(struct setfattrs_control *ctl, const char *file);
+
+#endif
