@@ -39,6 +39,7 @@ void cli_buf_pending(struct cli_buf *b, FILE *out)
 {
 	pending = b;
 	pending_out = out;
+	cli_before_message(b != NULL ? cli_buf_flush_pending : NULL);
 }
 
 void cli_buf_flush_pending(void)

@@ -15,7 +15,6 @@
 #include "quote.h"
 #include "options.h"
 #include "inherit.h"
-#include "buf.h"
 
 const char *program_name = "fattrs";
 static bool stdout_closed;
@@ -60,9 +59,17 @@ void cli_init(const char *argv0)
 	(void)atexit(close_stdout_atexit);
 }
 
+static void (*before_message)(void);
+
+void cli_before_message(void (*fn)(void))
+{
+	before_message = fn;
+}
+
 void cli_vwarn(int err, const char *fmt, va_list ap)
 {
-	cli_buf_flush_pending();	/* what a tool made before the message comes before it */
+	if (before_message != NULL)
+		before_message();	/* what a tool made before the message comes before it */
 	(void)fflush(stdout);
 	fprintf(stderr, "%s: ", program_name);
 	vfprintf(stderr, fmt, ap);

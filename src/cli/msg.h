@@ -36,6 +36,12 @@ extern const char *program_name;
  */
 void cli_init(const char *argv0);
 
+/*
+ * @fn runs before each message, to write out first what was made before
+ * it (cli_buf_pending() sets it; NULL: nothing).
+ */
+void cli_before_message(void (*fn)(void));
+
 /* "PROG: MESSAGE" or "PROG: MESSAGE: strerror(err)" on stderr (err 0: none). */
 void cli_warn(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_vwarn(int err, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));

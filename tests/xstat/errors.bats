@@ -55,6 +55,14 @@ xstat: cannot statx '$LONG': File name too long"
 	assert_equal "$stderr" "xstat: cannot statx 'loop': Too many levels of symbolic links"
 }
 
+@test "a message mid-line comes after what the line printed before it, as GNU stat's, on one pipe" {
+	fault_require
+	run -1 fault_run "$W/trace" llistxattr ENOENT:when=2 -- bash -c 'set -o pipefail; xstat -c "%n %{offline} %s" a b 2>&1 | cat'
+	assert_output "a clear 0
+b xstat: cannot llistxattr 'b': No such file or directory
+? 0"
+}
+
 @test "permission denied: named, the rest shown, exit 1 (every mode, as an unprivileged user)" {
 	[[ $EUID -eq 0 ]] || skip "needs root to become another user"
 	require_cmd setpriv
