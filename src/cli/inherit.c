@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include "msg.h"
-#include "command.h"
 #include "inherit.h"
 
 /*

@@ -12,8 +12,6 @@
 #include <unistd.h>
 
 #include "msg.h"
-#include "quote.h"
-#include "options.h"
 #include "inherit.h"
 
 const char *program_name = "fattrs";
@@ -97,19 +95,6 @@ void cli_die(int status, int err, const char *fmt, ...)
 	exit(status);
 }
 
-void cli_bad_word(const char *option, const char *word, const char *const *words, size_t n)
-{
-	char valid[256] = "";
-	char name[64];
-
-	for (size_t i = 0; i < n; i++)
-		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s'%s'",
-			       i ? ", " : "", words[i]);
-	(void)snprintf(name, sizeof(name), "--%s", option);
-	cli_usage_error(_("invalid argument %s for %s; valid arguments are %s"),
-			cli_quote(word), cli_quote(name), valid);
-}
-
 void cli_try_help(void)
 {
 	fprintf(stderr, _("Try '%s --help' for more information.\n"), program_name);
@@ -139,10 +124,4 @@ bool cli_close_stdout(bool report)
 	if (!ok && report)
 		cli_warn(errno, _("write error"));
 	return ok;
-}
-
-void cli_version(void)
-{
-	printf("%s (%s) %s\n", program_name, PACKAGE_NAME, PACKAGE_VERSION);
-	exit(CLI_EXIT_OK);
 }

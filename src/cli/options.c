@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,4 +394,23 @@ void cli_popt_fail(poptContext pc, int rc)
 	cli_try_help();
 	poptFreeContext(pc);
 	exit(CLI_EXIT_FAILURE);
+}
+
+void cli_bad_word(const char *option, const char *word, const char *const *words, size_t n)
+{
+	char valid[256] = "";
+	char name[64];
+
+	for (size_t i = 0; i < n; i++)
+		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s'%s'",
+			       i ? ", " : "", words[i]);
+	(void)snprintf(name, sizeof(name), "--%s", option);
+	cli_usage_error(_("invalid argument %s for %s; valid arguments are %s"),
+			cli_quote(word), cli_quote(name), valid);
+}
+
+void cli_version(void)
+{
+	printf("%s (%s) %s\n", program_name, PACKAGE_NAME, PACKAGE_VERSION);
+	exit(CLI_EXIT_OK);
 }
