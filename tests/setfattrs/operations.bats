@@ -363,6 +363,15 @@ setfattrs: 'f': applied '+nodump +noatime'; failed '+offline'"
 	python3 -m json.tool --json-lines <<<"$output" >/dev/null
 }
 
+@test "--json: a name that is not UTF-8 is an array of its bytes, a control character is escaped" {
+	require_cmd python3
+	touch "$(printf 'f\377o')" "$(printf 'a\nb')"
+	run -0 --separate-stderr setfattrs --json -n +offline "$(printf 'f\377o')" "$(printf 'a\nb')"
+	assert_line --index 0 '{"file":[102,255,111],"dry_run":true,"ok":true,"changed":[{"flag":"offline","old":"clear","new":"set"}],"not_applied":[]}'
+	assert_line --index 1 '{"file":"a\nb","dry_run":true,"ok":true,"changed":[{"flag":"offline","old":"clear","new":"set"}],"not_applied":[]}'
+	python3 -m json.tool --json-lines <<<"$output" >/dev/null
+}
+
 @test "-f silences the messages about files, not the exit status" {
 	touch f
 	run -1 --separate-stderr setfattrs -f -h +offline missing f
