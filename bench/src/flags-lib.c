@@ -69,6 +69,7 @@
 #include <unistd.h>
 
 #include "fattrs.h"
+#include "testing.h"
 
 #define X_OFFLINE "user.fattr.offline"
 #define X_PINNED "user.fattr.pinned"

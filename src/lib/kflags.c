@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "testing.h"
 
 /* linux/magic.h */
 #ifndef PROC_SUPER_MAGIC

@@ -286,26 +286,6 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
  */
 int fattrs_kattr_set_procfd(int fd);
 
-/**
- * fattrs_kattr_force_ioctl() - for tests: act as if file_getattr(2) and
- * file_setattr(2) were missing (@on), or detect them again (!@on).  Not
- * for tools: the system call is always the better path where it exists.
- */
-void fattrs_kattr_force_ioctl(bool on);
-
-/**
- * fattrs_kattr_force_no_proc() - for tests: act as if /proc were not
- * mounted (@on), or look again (!@on).
- */
-void fattrs_kattr_force_no_proc(bool on);
-
-/**
- * fattrs_kattr_test_hook() - for tests: call @fn(@arg) in
- * fattrs_kattr_change() after a word was read and before it is written
- * (NULL: no call), to change the file system in between.
- */
-void fattrs_kattr_test_hook(void (*fn)(void *arg), void *arg);
-
 /* ------------------------------------------- what a file system keeps */
 
 struct fattrs_fskeep;

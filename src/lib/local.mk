@@ -4,6 +4,7 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 %C%_libfattrs_la_SOURCES = \
 	%D%/fattrs.h \
 	%D%/internal.h \
+	%D%/testing.h \
 	%D%/compat/linux.h \
 	%D%/kflags.h \
 	%D%/fflags.h \

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "testing.h"
 
 #include <errno.h>
 #include <fcntl.h>
