@@ -13,7 +13,8 @@
  * state is safe to share:
  *  - the random pool behind fattrs_random_fill() is per thread;
  *  - what was learned about linking unnamed files (fattrs_tmpfile_link())
- *    and about file_getattr(2) (kflags) is kept in atomics;
+ *    and about file_getattr(2) and /proc (kflags), and the descriptor
+ *    of fattrs_kattr_set_procfd(), are kept in atomics;
  *  - the scratch-name registry of fattrs_tmpfile_cleanup_signal() is
  *    claimed atomically, but the clean-up is not safe against another
  *    thread publishing, keeping or freeing a file at that moment (it may

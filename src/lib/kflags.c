@@ -209,8 +209,8 @@ struct target {
 };
 
 /* Test hook: called between a word's read and its write (fattrs_kattr_test_hook()). */
-static void (*between_hook)(void *);
-static void *between_arg;
+static void (*_Atomic between_hook)(void *);
+static void *_Atomic between_arg;
 
 void fattrs_kattr_test_hook(void (*fn)(void *arg), void *arg)
 {
@@ -244,7 +244,7 @@ static void target_release(struct target *t)
  * Whether /proc/self/fd is procfs, asked once per process: a magic link
  * there reaches exactly the inode a descriptor holds, whatever its type.
  */
-static int proc_state = -1;
+static _Atomic int proc_state = -1;
 
 static bool proc_usable(void)
 {
@@ -261,7 +261,7 @@ void fattrs_kattr_force_no_proc(bool on)
 }
 
 /* The caller's /proc/self/fd (fattrs_kattr_set_procfd()), or -1. */
-static int procfd = -1;
+static _Atomic int procfd = -1;
 
 int fattrs_kattr_set_procfd(int fd)
 {
@@ -276,8 +276,10 @@ int fattrs_kattr_set_procfd(int fd)
 /* Where the pinned descriptor's magic link is: @t->proc from *@dfd. */
 static const char *proc_link(const struct target *t, int *dfd)
 {
-	if (procfd >= 0) {
-		*dfd = procfd;
+	int fd = procfd;	/* read once: another thread may set it */
+
+	if (fd >= 0) {
+		*dfd = fd;
 		return t->proc + sizeof("/proc/self/fd/") - 1;
 	}
 	*dfd = AT_FDCWD;
