@@ -99,8 +99,11 @@ void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e
 /*
  * Split argv: options go to popt; a word that starts with '+', '=' or '-'
  * and is no option of ours is an operation ("-i", "-offline"); the rest are
- * files.  Operations come before the files.  After "--" every word is a
- * file when operations came before it; else the words that parse as
+ * files.  Operations come before the files; options may come anywhere, as
+ * GNU's programs take them, but with POSIXLY_CORRECT (or POSIX_ME_HARDER,
+ * which popt also honours) set, options and operations end at the first
+ * file, as in chattr: every word after it is a file.  After "--" every word
+ * is a file when operations came before it; else the words that parse as
  * operations are ones, up to the first that does not.
  */
 /*
@@ -116,6 +119,7 @@ void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, c
 	size_t nfiles = 0;
 	int np = 0;
 	bool dashdash = false, ops_before = false;
+	bool posix = getenv("POSIXLY_CORRECT") != NULL || getenv("POSIX_ME_HARDER") != NULL;
 
 	if (files == NULL)
 		cli_die(CLI_EXIT_FAILURE, ENOMEM, _("cannot start"));
@@ -157,8 +161,8 @@ void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, c
 					cli_quote(w), cli_quote(files[0]), w);
 		}
 		files[nfiles++] = w;
-		if (dashdash) {
-			/* After "--", once a file is seen, every word is one. */
+		if (dashdash || posix) {
+			/* After "--", or in POSIX's order, once a file is seen, every word is one. */
 			for (i++; i < argc; i++)
 				files[nfiles++] = argv[i];
 		}

@@ -105,7 +105,28 @@ Try 'setfattrs --help' for more information."
 	assert_output --regexp '^setfattrs \(fattrs\) '
 }
 
-# ------------------------------------------------------------ tmpfs: words, letters, order
+@test "options anywhere, as GNU's; with POSIXLY_CORRECT they end at the first file, as chattr's, and so do operations" {
+	require_cmd getfattr
+	mkdir d && touch d/f f ./-v ./-R
+	# After a file, -v and -R are options ...
+	run -0 --separate-stderr setfattrs +offline f -v
+	assert_output 'changed f: offline: clear -> set'
+	run -0 --separate-stderr setfattrs +offline d -R -v
+	assert_equal "${lines[*]}" 'changed d: offline: clear -> set changed d/f: offline: clear -> set'
+	# ... and an operation is a usage error.
+	run -1 --separate-stderr setfattrs +offline f -pinned
+	stderr_has --partial "operation '-pinned' after the file 'f'"
+	# POSIXLY_CORRECT: every word after the first file is a file.
+	POSIXLY_CORRECT=1 run -0 --separate-stderr setfattrs +integrity f -v -R
+	assert_output ''
+	run -0 getfattr --absolute-names -n user.fattr.integrity --only-values ./-v ./-R f
+	assert_output '111'
+	POSIXLY_CORRECT=1 run -1 --separate-stderr setfattrs -v -integrity f -noscrub
+	stderr_has "setfattrs: cannot stat '-noscrub': No such file or directory"
+	assert_output 'changed f: integrity: set -> clear'
+	POSIX_ME_HARDER=1 run -0 --separate-stderr setfattrs -offline f -v
+	assert_output ''
+}
 
 @test "tmpfs: +WORD and +LETTER set, -WORD and -LETTER clear (lsattr agrees)" {
 	require_cmd lsattr
