@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# setfattrs and the flag modules on network and stacked filesystems (issue
-# 11 item 3): sshfs (no user xattrs through SFTP, no flags), bindfs (a FUSE
+# setfattrs and the flag modules on network and stacked filesystems:
+# sshfs (no user xattrs through SFTP, no flags), bindfs (a FUSE
 # passthrough: user xattrs go through, kernel flags do not) and overlayfs
 # (flags of a lower file read through the overlay, and what copy-up keeps).
 # Each result checked on the server side or the layers, with getfattr and

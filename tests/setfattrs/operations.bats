@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # setfattrs: the operation words (+-=, words and letters, left to right,
 # "--"), the usage errors, -v/-n/--json, the order of work on one file, and
-# every error of issue 8 item 3, on real filesystems.  Every result is
+# every error it reports, on real filesystems.  Every result is
 # checked with a tool this project did not write: lsattr, getfattr.
 # bats file_tags=setfattrs
 

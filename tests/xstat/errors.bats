@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# xstat's errors (issue 10 item 5), in every output mode (a format,
+# xstat's errors, in every output mode (a format,
 # --json, the default output): a missing file, permission denied, a
 # symlink loop, a name too long, a file that vanishes between the list
 # and its statx, and one that vanishes between its statx and a lookup.

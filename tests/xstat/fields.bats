@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# xstat's named directives (%{name}, issue 10) cross-checked against tools
+# xstat's named directives (%{name}) cross-checked against tools
 # this project did not write: GNU stat for what it shows, findmnt for the
 # mount fields (under a bind mount too, where GNU's %m guesses), lsattr and
 # xfs_io after chattr for the kernel flags, getfattr after setfattr for the

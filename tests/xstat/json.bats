@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# xstat --json (issue 10 item 3): one object per file per line that jq
+# xstat --json: one object per file per line that jq
 # reads for every file name (newlines, bytes that are not UTF-8, leading
 # dashes), numbers exact (checked with python3's json, which keeps
 # integers whole, and against GNU stat), identifiers also as strings for
