@@ -98,7 +98,8 @@ BATS_TESTS = \
 	tests/helpers/fs.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \
-	tests/docs/xstat-named.bats
+	tests/docs/xstat-named.bats \
+	tests/docs/tree.bats
 
 TESTS += $(UNIT_TESTS) $(BATS_TESTS)
 EXTRA_DIST += \
