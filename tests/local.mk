@@ -27,6 +27,7 @@ UNIT_TESTS = \
 	tests/unit/copy \
 	tests/unit/fflags \
 	tests/unit/flagops \
+	tests/unit/fstype \
 	tests/unit/kflags \
 	tests/unit/mount \
 	tests/unit/path \
@@ -43,6 +44,8 @@ tests_unit_fflags_SOURCES = tests/unit/fflags.c tests/unit/tap.h tests/unit/fixt
 tests_unit_fflags_LDADD = $(UNIT_LDADD)
 tests_unit_flagops_SOURCES = tests/unit/flagops.c tests/unit/tap.h
 tests_unit_flagops_LDADD = $(UNIT_LDADD)
+tests_unit_fstype_SOURCES = tests/unit/fstype.c tests/unit/tap.h tests/unit/fixture.h
+tests_unit_fstype_LDADD = $(UNIT_LDADD)
 tests_unit_kflags_SOURCES = tests/unit/kflags.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_kflags_LDADD = $(UNIT_LDADD)
 tests_unit_mount_SOURCES = tests/unit/mount.c tests/unit/tap.h tests/unit/fixture.h
@@ -83,6 +86,7 @@ BATS_TESTS = \
 	tests/setfattrs/inherit.bats \
 	tests/setfattrs/list.bats \
 	tests/lib/kflags.bats \
+	tests/lib/fstype.bats \
 	tests/lib/fflags.bats \
 	tests/xstat/gnu-compat.bats \
 	tests/xstat/format-fuzz.bats \

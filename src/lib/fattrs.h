@@ -674,6 +674,7 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 /* The attribute flags: the kernel's own (kflags.h) and the four of fattrs(7) (fflags.h). */
 #include "kflags.h"
 #include "fflags.h"
+#include "fstype.h"
 #include "flagops.h"
 
 #endif /* FATTRS_H */

@@ -21,12 +21,9 @@
 #include "internal.h"
 
 /*
- * Private constants (not in compat/linux.h: they are filesystem magic and
- * Windows ABI, not uapi).
+ * A private constant (not in compat/linux.h: it is Windows ABI, not uapi).
  */
 #define WINATTR_NORMAL 0x00000080U	/* alone means "no other bit"; 0 means "no change" to SMB */
-#define CIFS_SUPER_MAGIC 0xFF534D42	/* fs/smb/client/cifsglob.h */
-#define SMB2_SUPER_MAGIC 0xFE534D42	/* fs/smb/client/cifsglob.h */
 
 /*
  * The STATX_ATTR_* hook: no kernel defines these yet (doc/kernel.md §1.6).  When
@@ -225,6 +222,14 @@ static int probe_user_xattr(const char *path, bool nofollow)
 	return negerrno();
 }
 
+/* The native word beyond system.ntfs_attrib that a filesystem of @sfs may have. */
+static enum fattrs_native native_of(const struct statfs *sfs)
+{
+	const struct fattrs_fstype *t = fattrs_fstype_by_magic((uint32_t)sfs->f_type);
+
+	return t != NULL ? t->native : FATTRS_NATIVE_NONE;
+}
+
 int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret)
 {
 	struct fattrs_fcaps caps = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
@@ -289,7 +294,7 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 	if (xgetxattr(target, nofollow, FATTRS_NTFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		caps.native = FATTRS_NATIVE_NTFS;
 	} else if (statfs(target, &sfs) == 0 &&
-		   ((uint32_t)sfs.f_type == CIFS_SUPER_MAGIC || (uint32_t)sfs.f_type == SMB2_SUPER_MAGIC) &&
+		   native_of(&sfs) == FATTRS_NATIVE_CIFS &&
 		   xgetxattr(target, nofollow, FATTRS_CIFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		caps.native = FATTRS_NATIVE_CIFS;
 	}

@@ -21,15 +21,6 @@
 #include "internal.h"
 #include "testing.h"
 
-/* linux/magic.h */
-#ifndef PROC_SUPER_MAGIC
-# define PROC_SUPER_MAGIC 0x9fa0
-#endif
-#define EXT4_MAGIC 0xEF53	/* ext2, ext3 and ext4 */
-#define BTRFS_MAGIC 0x9123683E
-#define TMPFS_MAGIC 0x01021994
-#define XFS_MAGIC 0x58465342
-
 /*
  * The table.  Display order, do not sort: what chattr users set most,
  * then the rest of chattr's settable letters, then what lsattr only
@@ -246,12 +237,19 @@ static void target_release(struct target *t)
  */
 static _Atomic int proc_state = -1;
 
+static bool is_proc(const struct statfs *sfs)
+{
+	const struct fattrs_fstype *t = fattrs_fstype_by_magic((uint32_t)sfs->f_type);
+
+	return t != NULL && strcmp(t->name, "proc") == 0;
+}
+
 static bool proc_usable(void)
 {
 	struct statfs sfs;
 
 	if (proc_state < 0)
-		proc_state = statfs("/proc/self/fd", &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+		proc_state = statfs("/proc/self/fd", &sfs) == 0 && is_proc(&sfs);
 	return proc_state == 1;
 }
 
@@ -267,7 +265,7 @@ int fattrs_kattr_set_procfd(int fd)
 {
 	struct statfs sfs;
 
-	if (fd >= 0 && (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC))
+	if (fd >= 0 && (fstatfs(fd, &sfs) < 0 || !is_proc(&sfs)))
 		return -EINVAL;
 	procfd = fd;
 	return 0;
@@ -848,6 +846,7 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 
 int fattrs_kattr_dir_byname(int dirfd, unsigned at_flags)
 {
+	const struct fattrs_fstype *t;
 	struct stat st;
 	struct statfs sfs;
 
@@ -858,14 +857,9 @@ int fattrs_kattr_dir_byname(int dirfd, unsigned at_flags)
 		return -ENOTDIR;
 	if ((st.st_uid != geteuid() && st.st_uid != 0) || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		return 0;
-	switch ((uint32_t)sfs.f_type) {
-	case EXT4_MAGIC:
-	case BTRFS_MAGIC:
-	case TMPFS_MAGIC:
-		return 1;
-	case XFS_MAGIC:
-		return (at_flags & AT_SYMLINK_NOFOLLOW) != 0;
-	default:
+	t = fattrs_fstype_by_magic((uint32_t)sfs.f_type);
+	if (t == NULL || !t->local || !t->kept.measured)
 		return 0;
-	}
+	/* where symlinks keep flags, a followed name must fail the read by name */
+	return !t->special_kflags || (at_flags & AT_SYMLINK_NOFOLLOW) != 0;
 }

@@ -286,30 +286,5 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
  */
 int fattrs_kattr_set_procfd(int fd);
 
-/* ------------------------------------------- what a file system keeps */
-
-struct fattrs_fskeep;
-
-/**
- * fattrs_fskeep_find() - which kernel flags file system type @fstype keeps,
- * as measured on Linux 6.18 (kflags-fs.c has the table and how).
- * @fstype: the mount's type string ("ext4", "tmpfs", ...), or NULL
- *
- * Returns: the row to pass to fattrs_fskeep_test(), or NULL for a type not
- * measured (overlay, FUSE, network file systems, ...).
- */
-const struct fattrs_fskeep *fattrs_fskeep_find(const char *fstype);
-
-/**
- * fattrs_fskeep_test() - whether a file of @mode (its S_IFMT bits count)
- * on a file system of row @k keeps flag @f: set, it reads back set.
- *
- * A flag statx(2) reports is better asked of stx_attributes_mask.
- *
- * Returns: 1 if kept, 0 if not (setting it fails, or succeeds and it reads
- * back clear: it always reads clear), -1 if not known (@k NULL, a file
- * neither regular nor a directory, a flag not measured there).
- */
-int fattrs_fskeep_test(const struct fattrs_fskeep *k, mode_t mode, const struct fattrs_kflag *f);
 
 #endif /* FATTRS_KFLAGS_H */

@@ -9,11 +9,12 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/kflags.h \
 	%D%/fflags.h \
 	%D%/flagops.h \
+	%D%/fstype.h \
 	%D%/copy.c \
 	%D%/fflags.c \
 	%D%/flagops.c \
+	%D%/fstype.c \
 	%D%/kflags.c \
-	%D%/kflags-fs.c \
 	%D%/mount.c \
 	%D%/path.c \
 	%D%/preserve.c \

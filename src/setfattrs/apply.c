@@ -33,12 +33,6 @@ struct kept_entry {
  * xfs-only flags, which depend on a device, a size or a directory.)
  */
 #define KEPT_TRUSTED (FS_XFLAG_NODUMP | FS_XFLAG_NOATIME | FS_XFLAG_SYNC)
-#ifndef FUSE_SUPER_MAGIC
-# define FUSE_SUPER_MAGIC 0x65735546
-#endif
-#ifndef OVERLAYFS_SUPER_MAGIC
-# define OVERLAYFS_SUPER_MAGIC 0x794c7630
-#endif
 
 /* ------------------------------------------------------------ flags */
 
@@ -98,6 +92,7 @@ static const struct caps_entry nostat_caps = {
  */
 static int caps_entry_for(struct setfattrs_control *ctl, const struct plan *p, const struct caps_entry **ret)
 {
+	const struct fattrs_fstype *t;
 	struct caps_entry *c;
 	struct fattrs_fcaps caps;
 	struct statfs sfs;
@@ -124,7 +119,8 @@ static int caps_entry_for(struct setfattrs_control *ctl, const struct plan *p, c
 	ctl->caps = c;
 	c[ctl->ncaps] = (struct caps_entry){ .dev = p->dev, .caps = caps,
 					     .overlay = statfs(p->path, &sfs) == 0 &&
-							(uint32_t)sfs.f_type == OVERLAYFS_SUPER_MAGIC };
+							(t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) != NULL &&
+							t->copy_up };
 	*ret = &c[ctl->ncaps++];
 	return 0;
 }
@@ -166,20 +162,13 @@ static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 }
 
 /*
- * Filesystems whose kernel code keeps nodump, noatime and sync on every
- * file it accepts them for (or refuses them loudly), and filesystems
- * that keep no kernel flags at all (a change is refused): with only these
- * mounted, which one a file is on does not decide whether a change of
- * those three flags sticks.
+ * Whether every mount of this namespace is of a type whose kernel code
+ * keeps nodump, noatime and sync on every file it accepts them for, or
+ * refuses them loudly, or keeps no kernel flags (the table's
+ * flags_trusted): with only these mounted, which one a file is on does not
+ * decide whether a change of those three flags sticks.  False if the
+ * table cannot be read.
  */
-static const char *const keeps_trusted[] = {
-	"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "devtmpfs",
-	"proc", "sysfs", "devpts", "cgroup", "cgroup2", "mqueue", "securityfs", "debugfs",
-	"tracefs", "pstore", "bpf", "configfs", "hugetlbfs", "binfmt_misc", "fusectl",
-	"nsfs", "ramfs",
-};
-
-/* Whether every mount of this namespace is of a type in keeps_trusted[] (false if unreadable). */
 static bool mounts_keep_trusted(void)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -189,7 +178,7 @@ static bool mounts_keep_trusted(void)
 
 	while (all && getline(&line, &cap, f) > 0) {
 		char *sep = strstr(line, " - "), *type, *end;
-		bool known = false;
+		const struct fattrs_fstype *t;
 
 		if (sep == NULL) {
 			all = false;
@@ -199,9 +188,8 @@ static bool mounts_keep_trusted(void)
 		end = strchr(type, ' ');
 		if (end != NULL)
 			*end = '\0';
-		for (size_t i = 0; i < sizeof(keeps_trusted) / sizeof(keeps_trusted[0]); i++)
-			known |= strcmp(type, keeps_trusted[i]) == 0;
-		all = known;
+		t = fattrs_fstype_find(type);
+		all = t != NULL && t->flags_trusted;
 		any = true;
 	}
 	free(line);
@@ -283,6 +271,7 @@ static struct kept_entry *kept_for(struct setfattrs_control *ctl, const struct p
 static bool kept_before(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
 {
 	uint32_t x = c->xset | c->xclear;
+	const struct fattrs_fstype *t;
 	struct kept_entry *k;
 	struct statfs sfs;
 
@@ -293,7 +282,8 @@ static bool kept_before(struct setfattrs_control *ctl, const struct plan *p, con
 		return false;
 	if (k->trusted < 0)
 		k->trusted = p->mode == 0 || /* sf_want_nostat(): no FUSE, no unknown filesystem */
-			     (statfs(p->path, &sfs) == 0 && (uint32_t)sfs.f_type != FUSE_SUPER_MAGIC);
+			     (statfs(p->path, &sfs) == 0 &&
+			      ((t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) == NULL || !t->remote));
 	return k->trusted == 1 && (x & ~k->bits) == 0;
 }
 

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What is true of each filesystem type: its statfs(2) magic, its name, and
+ * what it keeps (user xattrs, kernel flags, O_TMPFILE, RENAME_NOREPLACE,
+ * links), in one table (fstype.c).  Included from fattrs.h, after
+ * kflags.h and fflags.h.
+ */
+#ifndef FATTRS_FSTYPE_H
+#define FATTRS_FSTYPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct fattrs_kflag;
+
+/* An answer the table gives: measured yes, measured no, or not known. */
+enum fattrs_fsanswer {
+	FATTRS_FS_UNKNOWN = 0,
+	FATTRS_FS_YES,
+	FATTRS_FS_NO,
+};
+
+/**
+ * struct fattrs_fskeep - the kernel flags a type keeps, as measured:
+ * set, they read back set.  [0]: regular files, [1]: directories.
+ * @measured: the rest of the row means something (else: not measured)
+ * @iflags, @xflags: FS_*_FL and FS_XFLAG_* bits kept
+ * @imaybe, @xmaybe: bits not measured (neither kept nor not)
+ */
+struct fattrs_fskeep {
+	bool measured;
+	uint32_t iflags[2], xflags[2];
+	uint32_t imaybe[2], xmaybe[2];
+};
+
+/**
+ * struct fattrs_fstype - one filesystem type.  Rows come from the table
+ * only (fattrs_fstype_find(), fattrs_fstype_by_magic()).
+ * @name:       the type as libmount and findmnt(8) name it ("ext4",
+ *              "fuse.sshfs"); "fuse" and "fuseblk" stand for every FUSE
+ *              server without a row of its own
+ * @magic:      statfs(2) f_type (ext2, ext3 and ext4 share one)
+ * @user_xattr: user.* xattrs on regular files and directories
+ * @tmpfile:    open(2) O_TMPFILE
+ * @noreplace:  renameat2(2) RENAME_NOREPLACE
+ * @links:      link(2)
+ * @local:      the kernel alone changes it: no server or other client
+ *              renames, links or changes flags behind the caller's back
+ * @remote:     a server decides, per file, what it keeps (FUSE, network):
+ *              no answer seen on one file holds for the next
+ * @flags_trusted: keeps nodump, noatime and sync on every file of a type
+ *              it takes them for, or refuses them loudly (or keeps no
+ *              kernel flags at all): after one change of each was read
+ *              back on a mount, the next need not be
+ * @special_kflags: file_getattr(2) reaches the kernel flags of symlinks
+ *              and special files too (xfs since 6.18)
+ * @copy_up:    stacked (overlayfs): a change of a lower file copies it up,
+ *              and what it keeps is its upper layer's
+ * @native:     the native attribute word to look for beyond
+ *              system.ntfs_attrib (the SMB client's), or FATTRS_NATIVE_NONE
+ * @kept:       the kernel flags it keeps
+ */
+struct fattrs_fstype {
+	const char *name;
+	uint32_t magic;
+	enum fattrs_fsanswer user_xattr, tmpfile, noreplace, links;
+	bool local, remote, flags_trusted, special_kflags, copy_up;
+	enum fattrs_native native;
+	struct fattrs_fskeep kept;
+};
+
+/**
+ * fattrs_fstype_find() - a type by the name the mount table gives it.
+ * @name: "ext4", "tmpfs", "fuse.sshfs", ...; NULL is allowed
+ *
+ * A FUSE type without a row of its own ("fuse.foo") is the "fuse" row.
+ *
+ * Returns: the row, or NULL for a type the table does not have.
+ */
+const struct fattrs_fstype *fattrs_fstype_find(const char *name);
+
+/**
+ * fattrs_fstype_by_magic() - a type by its statfs(2) f_type.  Where types
+ * share a magic (ext2, ext3, ext4; tmpfs, devtmpfs; fuse, fuseblk), the
+ * first row: what they have in common is what a magic can tell.
+ *
+ * Returns: the row, or NULL.
+ */
+const struct fattrs_fstype *fattrs_fstype_by_magic(uint32_t magic);
+
+/**
+ * fattrs_fstype_keeps() - whether a file of @mode (its S_IFMT bits count)
+ * on a filesystem of type @t keeps kernel flag @f: set, it reads back set.
+ *
+ * A flag statx(2) reports is better asked of stx_attributes_mask.
+ *
+ * Returns: 1 if kept, 0 if not (setting it fails, or succeeds and it reads
+ * back clear: it always reads clear), -1 if not known (@t NULL or not
+ * measured, a file neither regular nor a directory, a flag not measured
+ * there).
+ */
+int fattrs_fstype_keeps(const struct fattrs_fstype *t, mode_t mode, const struct fattrs_kflag *f);
+
+/**
+ * fattrs_fskeep_find() - which kernel flags file system type @fstype keeps,
+ * as measured on Linux 6.18 (fstype.c has the table and how): the
+ * @kept column of fattrs_fstype_find(@fstype), where measured.
+ * @fstype: the mount's type string ("ext4", "tmpfs", ...), or NULL
+ *
+ * Returns: the row to pass to fattrs_fskeep_test(), or NULL for a type not
+ * measured (overlay, FUSE, network file systems, ...).
+ */
+const struct fattrs_fskeep *fattrs_fskeep_find(const char *fstype);
+
+/**
+ * fattrs_fskeep_test() - whether a file of @mode (its S_IFMT bits count)
+ * on a file system of row @k keeps flag @f: set, it reads back set.
+ *
+ * A flag statx(2) reports is better asked of stx_attributes_mask.
+ *
+ * Returns: 1 if kept, 0 if not (setting it fails, or succeeds and it reads
+ * back clear: it always reads clear), -1 if not known (@k NULL, a file
+ * neither regular nor a directory, a flag not measured there).
+ */
+int fattrs_fskeep_test(const struct fattrs_fskeep *k, mode_t mode, const struct fattrs_kflag *f);
+
+#endif /* FATTRS_FSTYPE_H */

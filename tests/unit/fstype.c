@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests of src/lib/fstype.c: the table of filesystem types, and its
+ * row of $TMPDIR's filesystem against what the kernel does there
+ * (tests/lib/fstype.bats runs this on each filesystem the tests mount).
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
+
+#include "fattrs.h"
+#include "fixture.h"
+
+static const char *const some_names[] = {
+	"tmpfs", "ext4", "ext3", "ext2", "xfs", "btrfs", "ramfs", "overlay", "fuse", "fuseblk",
+	"fuse.sshfs", "sysfs", "proc", "cifs", "smb3", "nfs",
+};
+
+static void test_fstype__find_by_name(void)
+{
+	for (size_t i = 0; i < sizeof(some_names) / sizeof(some_names[0]); i++) {
+		const struct fattrs_fstype *t = fattrs_fstype_find(some_names[i]);
+
+		is_str(t != NULL ? t->name : NULL, some_names[i], "fattrs_fstype_find(\"%s\")", some_names[i]);
+	}
+	is_str(fattrs_fstype_find("fuse.nosuchserver")->name, "fuse", "a FUSE server without a row is fuse");
+	tap_ok(fattrs_fstype_find("nosuchfs") == NULL, "an unknown type is NULL");
+	tap_ok(fattrs_fstype_find(NULL) == NULL, "NULL is NULL");
+}
+
+static void test_fstype__by_magic(void)
+{
+	for (size_t i = 0; i < sizeof(some_names) / sizeof(some_names[0]); i++) {
+		const struct fattrs_fstype *t = fattrs_fstype_find(some_names[i]);
+		const struct fattrs_fstype *m = fattrs_fstype_by_magic(t->magic);
+
+		tap_ok(m != NULL && m->magic == t->magic, "by_magic(0x%08x) finds a row of that magic (%s)",
+		       (unsigned)t->magic, m != NULL ? m->name : "none");
+	}
+	is_str(fattrs_fstype_by_magic(0xEF53)->name, "ext4", "ext2, ext3 and ext4 share a magic: ext4 first");
+	is_str(fattrs_fstype_by_magic(0x01021994)->name, "tmpfs", "tmpfs before devtmpfs");
+	tap_ok(fattrs_fstype_by_magic(0x12345678) == NULL, "an unknown magic is NULL");
+}
+
+static void test_fstype__columns(void)
+{
+	const struct fattrs_kflag *sync = fattrs_kflag_find("sync"), *nocow = fattrs_kflag_find("nocow");
+
+	is_int(fattrs_fstype_find("sysfs")->user_xattr, FATTRS_FS_NO, "sysfs keeps no user xattrs");
+	is_int(fattrs_fstype_find("ramfs")->user_xattr, FATTRS_FS_NO, "ramfs keeps no user xattrs");
+	tap_ok(fattrs_fstype_find("overlay")->copy_up, "overlay copies up");
+	tap_ok(fattrs_fstype_find("fuse.sshfs")->remote, "sshfs is remote");
+	tap_ok(fattrs_fstype_find("ext4")->flags_trusted && !fattrs_fstype_find("overlay")->flags_trusted,
+	       "ext4's flags are trusted, overlay's are not");
+	is_int(fattrs_fstype_find("cifs")->native, FATTRS_NATIVE_CIFS, "cifs has the SMB attribute word");
+	is_int(fattrs_fstype_keeps(fattrs_fstype_find("tmpfs"), S_IFREG, sync), 0, "tmpfs keeps no sync");
+	is_int(fattrs_fstype_keeps(fattrs_fstype_find("btrfs"), S_IFREG, nocow), 1, "btrfs keeps nocow");
+	is_int(fattrs_fstype_keeps(fattrs_fstype_find("ext4"), S_IFLNK, sync), -1, "a symlink: not known");
+	is_int(fattrs_fstype_keeps(fattrs_fstype_find("overlay"), S_IFREG, sync), -1,
+	       "overlay: not measured (its layers decide)");
+	is_int(fattrs_fstype_keeps(NULL, S_IFREG, sync), -1, "no row: not known");
+}
+
+/* What the kernel answers for @what in the test directory: 1 yes, 0 no, -1 could not tell. */
+static int kernel_says(const char *what)
+{
+	char path[PATH_MAX], other[PATH_MAX];
+	int fd, r;
+
+	top_path(path, "probe");
+	top_path(other, "probe2");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	(void)close(fd);
+	if (strcmp(what, "user_xattr") == 0) {
+		r = setxattr(path, "user.fattr.offline", "1", 1, 0);
+		r = r == 0 ? 1 : errno == EOPNOTSUPP ? 0 : -1;
+	} else if (strcmp(what, "tmpfile") == 0) {
+		fd = openat(topfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		r = fd >= 0 ? 1 : errno == EOPNOTSUPP || errno == EISDIR ? 0 : -1;
+		if (fd >= 0)
+			(void)close(fd);
+	} else if (strcmp(what, "noreplace") == 0) {
+		r = renameat2(topfd, "probe", topfd, "probe2", RENAME_NOREPLACE);
+		r = r == 0 ? 1 : errno == EINVAL ? 0 : -1;
+	} else {
+		r = link(path, other);
+		r = r == 0 ? 1 : errno == EPERM || errno == EOPNOTSUPP || errno == EIO ? 0 : -1;
+	}
+	(void)unlink(path);
+	(void)unlink(other);
+	return r;
+}
+
+/* $TMPDIR's row, by its mount's type, against what the kernel does there. */
+static void test_fstype__row_matches_the_kernel(void)
+{
+	static const char *const what[] = { "user_xattr", "tmpfile", "noreplace", "links" };
+	struct fattrs_mounts *m = fattrs_mounts_new();
+	struct fattrs_statx_buf stx;
+	struct fattrs_mount mnt;
+	const struct fattrs_fstype *t = NULL;
+	struct statfs sfs;
+
+	if (m != NULL && fattrs_statx(topfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
+	    (stx.stx_mask & STATX_MNT_ID) && fattrs_mounts_find(m, stx.stx_mnt_id, &mnt) == 0) {
+		t = fattrs_fstype_find(mnt.fstype);
+		printf("# filesystem: %s\n", mnt.fstype);
+	}
+	if (t == NULL) {
+		skip_n(5, "$TMPDIR's filesystem has no row");
+		(void)fattrs_mounts_free(m);
+		return;
+	}
+	tap_ok(fstatfs(topfd, &sfs) == 0 && (uint32_t)sfs.f_type == t->magic, "%s: the magic is the kernel's",
+	       t->name);
+	for (size_t i = 0; i < 4; i++) {
+		enum fattrs_fsanswer a = i == 0 ? t->user_xattr : i == 1 ? t->tmpfile : i == 2 ? t->noreplace : t->links;
+		int k = kernel_says(what[i]);
+
+		if (a == FATTRS_FS_UNKNOWN || k < 0)
+			tap_skip("%s: %s not known to the table, or the kernel's answer unclear", t->name, what[i]);
+		else
+			is_int(k, a == FATTRS_FS_YES, "%s: %s as the table says", t->name, what[i]);
+	}
+	(void)fattrs_mounts_free(m);
+}
+
+int main(void)
+{
+	int r = top_make("fstype");
+
+	if (r < 0) {
+		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
+		return 1;
+	}
+	test_fstype__find_by_name();
+	test_fstype__by_magic();
+	test_fstype__columns();
+	test_fstype__row_matches_the_kernel();
+	/* The plan at the end: the table's rows decide how many results. */
+	tap_plan(tap_n);
+	return top_done();
+}
