@@ -85,6 +85,7 @@ BATS_TESTS = \
 	tests/setfattrs/netfs.bats \
 	tests/setfattrs/inherit.bats \
 	tests/setfattrs/list.bats \
+	tests/setfattrs/races.bats \
 	tests/lib/kflags.bats \
 	tests/lib/fstype.bats \
 	tests/lib/fflags.bats \

@@ -13,7 +13,9 @@
 #include <limits.h>		/* XATTR_LIST_MAX, XATTR_SIZE_MAX (from linux/limits.h) */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>		/* nanosleep */
 #include <sys/stat.h>
+#include <sys/file.h>		/* flock */
 #include <sys/statfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -579,6 +581,101 @@ void fattrs_fflags_release(struct fattrs_fflags *f)
 /* ------------------------------------------------------------- writing */
 
 /*
+ * A change of the native word is read-modify-write: two writers that read
+ * the same word each write it back without the other's bit.  fattrs
+ * writers serialize it with flock(2) on the file itself (DESIGN §2,
+ * fattrs(7)): a lock every one of them takes, on the file's inode, so it
+ * holds across processes, bind mounts and hard links (ntfs-3g's FUSE
+ * mount and ntfs3 lock in the local kernel).  Not on SMB: there flock(2)
+ * becomes a mandatory byte-range lock on the server, which would make
+ * other clients' reads of the data fail meanwhile.  The lock needs a
+ * descriptor open for reading; a file the caller cannot read, or one that
+ * another program keeps flock()ed for longer than LOCK_WAIT_MS, is changed
+ * without it, and every change is read back (and tried again when another
+ * writer changed the word meanwhile) either way.
+ */
+#define LOCK_WAIT_MS 2000
+#define WORD_TRIES 8
+
+/* The file being changed: its name, and a locked descriptor of it or -1. */
+struct target {
+	const char *path;
+	bool nofollow;
+	int fd;
+};
+
+static int word_read(const struct target *t, enum fattrs_native native, uint32_t *ret)
+{
+	uint32_t w;
+	ssize_t n;
+
+	if (t->fd < 0)
+		return native_read(t->path, t->nofollow, native, ret);
+	n = fgetxattr(t->fd, native_xattr(native), &w, sizeof(w));
+	if (n < 0)
+		return negerrno();
+	if (n != (ssize_t)sizeof(w))
+		return -EIO;
+	*ret = w;
+	return 0;
+}
+
+/* What native_write() writes for @w. */
+static uint32_t word_normal(uint32_t w)
+{
+	w &= ~WINATTR_NORMAL;
+	return w == 0 ? WINATTR_NORMAL : w;
+}
+
+static int word_write(const struct target *t, enum fattrs_native native, uint32_t w)
+{
+	if (t->fd < 0)
+		return native_write(t->path, t->nofollow, native, w);
+	w = word_normal(w);
+	if (fsetxattr(t->fd, native_xattr(native), &w, sizeof(w), 0) < 0)
+		return negerrno();
+	return 0;
+}
+
+/* Take the writers' lock of @t's file, if it can be had (above); never fails. */
+static void word_lock(struct target *t, enum fattrs_native native)
+{
+	long waited_us = 0, step_us = 100;
+	int fd;
+
+	t->fd = -1;
+	if (native != FATTRS_NATIVE_NTFS)
+		return;
+	/* O_NONBLOCK: never wait for a device or a fifo (the type was checked; it may have changed). */
+	fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (t->nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return;
+	for (;;) {
+		struct timespec ts;
+
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			t->fd = fd;
+			return;
+		}
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited_us >= LOCK_WAIT_MS * 1000L)
+			break;
+		ts.tv_sec = 0;
+		ts.tv_nsec = step_us * 1000L;
+		(void)nanosleep(&ts, NULL);
+		waited_us += step_us;
+		step_us = step_us < 50000 ? step_us * 2 : 50000;
+	}
+	(void)close(fd);
+}
+
+static void word_unlock(struct target *t)
+{
+	if (t->fd >= 0)
+		(void)close(t->fd);	/* the lock goes with the last descriptor */
+	t->fd = -1;
+}
+
+/*
  * Whether the opposite flag's xattr says it may be set: -EEXIST when it is
  * set or invalid (never guessed clear), 0 when absent or "0", or -errno.
  */
@@ -622,89 +719,197 @@ static int xattr_clear(const char *path, bool nofollow, enum fattrs_fflag flag)
 }
 
 /*
- * Set with a native word: write the bit, read it back, and fall back to the
- * xattr when the filesystem dropped it (or refuses the word as invalid).
+ * Clear @bit in the native word, verified: 1 if it was set, 0 if not, or
+ * -errno (-EIO: the filesystem keeps the bit whatever is written).  A
+ * read back that shows the bit again with other bits changed is another
+ * writer's write of a word it read before ours: cleared again.
  */
-static int native_set(const char *path, bool nofollow, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
-		      unsigned int flags, unsigned int *where)
+static int word_clear(const struct target *t, enum fattrs_native native, uint32_t bit)
+{
+	uint32_t w, back;
+	int r, was = 0;
+
+	for (int i = 0; i < WORD_TRIES; i++) {
+		r = word_read(t, native, &w);
+		if (no_native_word(r) || (r == 0 && !(w & bit)))
+			return was;
+		if (r < 0)
+			return r;
+		was = 1;
+		r = word_write(t, native, w & ~bit);
+		if (r == 0)
+			r = word_read(t, native, &back);
+		if (r < 0)
+			return r;
+		if (!(back & bit))
+			return 1;
+		if ((back & ~bit) == (word_normal(w & ~bit) & ~bit))
+			return -EIO;	/* success, yet the bit is still there: the filesystem kept it */
+	}
+	return -EIO;
+}
+
+/*
+ * Set @flag's bit in the native word, verified: FATTRS_FSRC_NATIVE when
+ * the word has it, 0 when the filesystem dropped it (or refused the word
+ * as invalid), or -errno.  A read back without the bit but with other bits
+ * changed is another writer's word, not the filesystem's answer: tried
+ * again, a few times.  *@ret_wrote: whether this call wrote the bit (it
+ * was not set already).
+ */
+static int word_set(const struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+		    unsigned int flags, bool *ret_wrote)
 {
 	const struct fattrs_fflag_info *fi = &fflag_table[flag];
 	uint32_t w, back;
 	int r;
 
-	r = native_read(path, nofollow, caps->native, &w);
-	if (r < 0 && !no_native_word(r))
-		return r;
-	if (r == 0 && !(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && (w & fflag_table[fi->opposite].winattr))
-		return -EEXIST;
-	if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && caps->user_xattr) {
-		int c = opposite_check(path, nofollow, fi->opposite);
-
-		if (c < 0)
-			return c;
-	}
-	if (r == 0) {
-		if (w & fi->winattr) {
-			*where = FATTRS_FSRC_NATIVE;
+	*ret_wrote = false;
+	for (int i = 0; i < WORD_TRIES; i++) {
+		r = word_read(t, caps->native, &w);
+		if (no_native_word(r))
 			return 0;
-		}
-		r = native_write(path, nofollow, caps->native, w | fi->winattr);
-		if (r == 0) {
-			r = native_read(path, nofollow, caps->native, &back);
-			if (r < 0)
-				return r;
-			if (back & fi->winattr) {
-				*where = FATTRS_FSRC_NATIVE;
-				return 0;
-			}
-		} else if (r != -EINVAL && r != -EOPNOTSUPP && r != -ERANGE) {
+		if (r < 0)
 			return r;
+		if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && (w & fflag_table[fi->opposite].winattr))
+			return -EEXIST;
+		if (w & fi->winattr)
+			return FATTRS_FSRC_NATIVE;
+		r = word_write(t, caps->native, w | fi->winattr);
+		if (r == -EINVAL || r == -EOPNOTSUPP || r == -ERANGE)
+			return 0;
+		if (r == 0)
+			r = word_read(t, caps->native, &back);
+		if (r < 0)
+			return r;
+		if (back & fi->winattr) {
+			*ret_wrote = true;
+			return FATTRS_FSRC_NATIVE;
 		}
+		if ((back & ~fi->winattr) == (word_normal(w | fi->winattr) & ~fi->winattr))
+			return 0;	/* the filesystem dropped it */
 	}
-	/* Dropped: the reserved namespace keeps it. */
-	if (!caps->user_xattr)
-		return -EOPNOTSUPP;
-	r = xattr_set(path, nofollow, flag);
-	if (r < 0)
-		return r;
-	*where = FATTRS_FSRC_XATTR;
+	/* The word keeps changing, or the filesystem changes other bits too: the xattr keeps it. */
 	return 0;
 }
 
-/* Clear with a native word: the xattr and the bit, each where present. */
-static int native_clear(const char *path, bool nofollow, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
-			unsigned int *where)
+/*
+ * Whether @flag's opposite is set in any source now: 1, 0, or -errno.
+ */
+static int opposite_now(const struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag)
 {
-	uint32_t bit = fflag_table[flag].winattr, w;
+	enum fattrs_fflag opp = fflag_table[flag].opposite;
+	uint32_t w;
 	int r;
 
 	if (caps->user_xattr) {
-		r = xattr_clear(path, nofollow, flag);
+		r = opposite_check(t->path, t->nofollow, opp);
+		if (r == -EEXIST)
+			return 1;
 		if (r < 0)
 			return r;
+	}
+	if (caps->native != FATTRS_NATIVE_NONE) {
+		r = word_read(t, caps->native, &w);
+		if (r == 0 && (w & fflag_table[opp].winattr))
+			return 1;
+		if (r < 0 && !no_native_word(r))
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * After @flag was written (in @where): the opposite looked at again.  Its
+ * check and the write are two calls, and another writer may have set the
+ * opposite in between (and looked at @flag before it was written).  Each
+ * writer writes, then looks: of two racers, at least one sees the other's
+ * write, so both can never end set.  The one that sees it takes its own
+ * flag back and fails with -EBUSY (both may); with
+ * FATTRS_FFLAG_NO_OPPOSITE_CHECK the caller's command has cleared the
+ * opposite, and it is cleared again instead, as if the command came after.
+ */
+static int opposite_after(const struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+			  unsigned int flags, unsigned int where)
+{
+	enum fattrs_fflag undo = flag;
+	int r = opposite_now(t, caps, flag);
+
+	if (r <= 0)
+		return r;
+	if (flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) {
+		undo = fflag_table[flag].opposite;
+		where = FATTRS_FSRC_XATTR | FATTRS_FSRC_NATIVE;
+	}
+	if ((where & FATTRS_FSRC_XATTR) && caps->user_xattr) {
+		r = xattr_clear(t->path, t->nofollow, undo);
+		if (r < 0)
+			return r;
+	}
+	if ((where & FATTRS_FSRC_NATIVE) && caps->native != FATTRS_NATIVE_NONE) {
+		r = word_clear(t, caps->native, fflag_table[undo].winattr);
+		if (r < 0)
+			return r;
+	}
+	return undo == flag ? -EBUSY : 0;
+}
+
+/*
+ * Set with a native word: write the bit, read it back, and fall back to the
+ * xattr when the filesystem dropped it (or refuses the word as invalid).
+ * Under the writers' lock.
+ */
+static int native_set(struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+		      unsigned int flags, unsigned int *where)
+{
+	const struct fattrs_fflag_info *fi = &fflag_table[flag];
+	bool wrote = false;
+	int r = 0;
+
+	word_lock(t, caps->native);
+	if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && caps->user_xattr)
+		r = opposite_check(t->path, t->nofollow, fi->opposite);
+	if (r == 0)
+		r = word_set(t, caps, flag, flags, &wrote);
+	if (r == FATTRS_FSRC_NATIVE) {
+		*where = FATTRS_FSRC_NATIVE;
+		/* Already set: nothing written, nothing to take back. */
+		r = wrote ? opposite_after(t, caps, flag, flags, *where) : 0;
+	} else if (r == 0) {
+		/* Dropped: the reserved namespace keeps it. */
+		r = caps->user_xattr ? xattr_set(t->path, t->nofollow, flag) : -EOPNOTSUPP;
+		*where = FATTRS_FSRC_XATTR;
+		if (r == 0)
+			r = opposite_after(t, caps, flag, flags, *where);
+	}
+	word_unlock(t);
+	return r;
+}
+
+/* Clear with a native word: the xattr and the bit, each where present.  Under the writers' lock. */
+static int native_clear(struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+			unsigned int *where)
+{
+	int r = 0;
+
+	word_lock(t, caps->native);
+	if (caps->user_xattr) {
+		r = xattr_clear(t->path, t->nofollow, flag);
 		if (r == 1)
 			*where |= FATTRS_FSRC_XATTR;
 	}
-	r = native_read(path, nofollow, caps->native, &w);
-	if (no_native_word(r) || (r == 0 && !(w & bit)))
-		return 0;
-	if (r < 0)
-		return r;
-	r = native_write(path, nofollow, caps->native, w & ~bit);
-	if (r == 0)
-		r = native_read(path, nofollow, caps->native, &w);
-	if (r < 0)
-		return r;
-	/* Success, yet the bit is still there: the filesystem kept it. */
-	if (w & bit)
-		return -EIO;
-	*where |= FATTRS_FSRC_NATIVE;
-	return 0;
+	if (r >= 0)
+		r = word_clear(t, caps->native, fflag_table[flag].winattr);
+	if (r == 1)
+		*where |= FATTRS_FSRC_NATIVE;
+	word_unlock(t);
+	return r < 0 ? r : 0;
 }
 
 int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fcaps *caps,
 		     enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *ret_where)
 {
+	struct target t = { .path = path, .nofollow = nofollow, .fd = -1 };
 	struct fattrs_fcaps probed;
 	unsigned int where = 0;
 	int r;
@@ -733,15 +938,17 @@ int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct 
 		return -EOPNOTSUPP;
 
 	if (caps->native != FATTRS_NATIVE_NONE) {
-		r = on ? native_set(path, nofollow, caps, flag, flags, &where)
-		       : native_clear(path, nofollow, caps, flag, &where);
+		r = on ? native_set(&t, caps, flag, flags, &where) : native_clear(&t, caps, flag, &where);
 	} else if (on) {
+		/* The opposite first, so that a refused change writes nothing; again after (opposite_after()). */
 		r = 0;
 		if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK))
 			r = opposite_check(path, nofollow, fflag_table[flag].opposite);
 		if (r == 0)
 			r = xattr_set(path, nofollow, flag);
 		where = FATTRS_FSRC_XATTR;
+		if (r == 0)
+			r = opposite_after(&t, caps, flag, flags, where);
 	} else {
 		r = xattr_clear(path, nofollow, flag);
 		where = r == 1 ? FATTRS_FSRC_XATTR : 0;

@@ -208,7 +208,9 @@ void fattrs_fflags_release(struct fattrs_fflags *f);
 enum {
 	/*
 	 * Do not check that the opposite flag is clear: the caller's same
-	 * command has just cleared it.
+	 * command has just cleared it.  Should another writer set it again
+	 * before this flag is written, it is cleared again (the command's
+	 * clear came after), so that the two never end set together.
 	 */
 	FATTRS_FFLAG_NO_OPPOSITE_CHECK = 1 << 0,
 };
@@ -233,19 +235,32 @@ enum {
  * Set, with no native word: unless FATTRS_FFLAG_NO_OPPOSITE_CHECK, one
  * lgetxattr(2) of the opposite's name (ENODATA: fine), then one
  * setxattr(NAME, "1"): never a read-modify-write of a shared value, so
- * concurrent writers of different flags never lose each other's update.
- * Set, with a native word: the word is read (its opposite bit counts for the
- * check too), written with the bit (read-modify-write is unavoidable there)
- * and read back; a bit the filesystem dropped (ntfs-3g keeps only OFFLINE of
- * the four) goes to user.fattr.NAME instead.
+ * concurrent writers of different flags never lose each other's update;
+ * then the opposite's name again (another writer may have set it between
+ * the check and the write): if it is set now, NAME is removed again and
+ * the answer is -EBUSY.  Of two writers setting opposites at once, each
+ * writes then looks, so at least one sees the other: the two never end
+ * set together (one or both fail).
+ * Set, with a native word: under flock(2) on the file (open read-only),
+ * the lock every fattrs writer of a native word takes (not on SMB, where
+ * it would lock the data on the server; a file the caller cannot read, or
+ * that another program keeps locked for 2 s, goes on without it), the word
+ * is read (its opposite bit counts for the check too), written with the
+ * bit (read-modify-write is unavoidable there) and read back; a read back
+ * that shows another writer's word is tried again; a bit the filesystem
+ * dropped (ntfs-3g keeps only OFFLINE of the four) goes to user.fattr.NAME
+ * instead; then the opposite again, as above.
  * Clear: one removexattr(2) (ENODATA: it was already clear), and the native
- * bit is cleared too: every source is cleared.  Unknown names under the
- * prefix are never touched.
+ * bit is cleared too (under the lock, read back): every source is
+ * cleared.  Unknown names under the prefix are never touched.
  *
  * Returns: 0, or -errno:
  * -EEXIST   setting, and the opposite flag is set (or its xattr holds an
  *           invalid value): the remedy is to clear it in the same command
  *           ("-offline +pinned")
+ * -EBUSY    setting, and another writer set the opposite flag at the same
+ *           time: this flag was taken back (cleared again); the file has
+ *           the other writer's flag, or neither
  * -EPERM    @path is not a regular file or directory: the kernel refuses
  *           user.* xattrs there, even for root (also: a sticky directory
  *           not owned by the caller)

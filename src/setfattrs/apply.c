@@ -471,6 +471,9 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 
 		sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
 			  fi->name, cli_quote(p->shown), opp, opp, fi->name);
+	} else if (r == -EBUSY) {
+		sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: another process set its opposite '%s' at the same time, so '%s' was taken back"),
+			     fi->name, cli_quote(p->shown), fattrs_fflag_info(fi->opposite)->name, fi->name);
 	} else if (r == -EPERM && !S_ISREG(p->mode) && !S_ISDIR(p->mode)) {
 		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
 			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), sf_type_word(p->mode));

@@ -190,7 +190,7 @@ assert_per_file() {
 	assert_line --index 1 'get 4'
 }
 
-@test "+offline on N files named: 2 calls per file (the opposite's getxattr, setxattr), -offline 1 (removexattr), no stat" {
+@test "+offline on N files named: 3 calls per file (the opposite's getxattr, setxattr, the opposite again), -offline 1 (removexattr), no stat" {
 	require_root "mount tmpfs"
 	require_trusted_mounts
 	fs_require tmpfs
@@ -206,18 +206,18 @@ assert_per_file() {
 			done
 		done
 		getfattr -n user.fattr.offline f01 2>&1 | grep -c "^user.fattr.offline" || :'
-	assert_per_file +offline 2.0
+	assert_per_file +offline 3.0
 	assert_per_file -offline 1.0
 	assert_line '+offline 10 stat 0'
 	assert_line '+offline 30 stat 0'
-	assert_line '+offline 30 xattr 60'
+	assert_line '+offline 30 xattr 90'
 	assert_line '-offline 30 stat 0'
 	assert_line '-offline 30 xattr 30'
 	# the last -offline cleared them
 	assert_line --index 12 '0'
 }
 
-@test "-R: no stat of a regular file met (its directory entry's type is enough): +nodump 2 calls per file (by name: root's own directories), +offline 2" {
+@test "-R: no stat of a regular file met (its directory entry's type is enough): +nodump 2 calls per file (by name: root's own directories), +offline 3" {
 	require_root "mount tmpfs"
 	require_trusted_mounts
 	fs_require tmpfs
@@ -234,7 +234,7 @@ assert_per_file() {
 		done
 		lsattr t30/f30 | cut -c1-22; getfattr -n user.fattr.offline t30/f30 2>&1 | grep -c "^user.fattr.offline"'
 	assert_per_file +nodump 2.0
-	assert_per_file +offline 2.0
+	assert_per_file +offline 3.0
 	assert_line '+nodump 30 stat 0'
 	assert_line '+offline 30 stat 0'
 	assert_line --index 8 --regexp '^-+d-+$'
