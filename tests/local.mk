@@ -104,7 +104,8 @@ BATS_TESTS = \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \
 	tests/docs/xstat-named.bats \
-	tests/docs/tree.bats
+	tests/docs/tree.bats \
+	tests/docs/commits.bats
 
 TESTS += $(UNIT_TESTS) $(BATS_TESTS)
 EXTRA_DIST += \
