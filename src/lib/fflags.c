@@ -583,7 +583,7 @@ void fattrs_fflags_release(struct fattrs_fflags *f)
 /*
  * A change of the native word is read-modify-write: two writers that read
  * the same word each write it back without the other's bit.  fattrs
- * writers serialize it with flock(2) on the file itself (DESIGN §2,
+ * writers serialize it with flock(2) on the file itself (doc/design.md §2,
  * fattrs(7)): a lock every one of them takes, on the file's inode, so it
  * holds across processes, bind mounts and hard links (ntfs-3g's FUSE
  * mount and ntfs3 lock in the local kernel).  Not on SMB: there flock(2)
