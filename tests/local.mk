@@ -132,7 +132,7 @@ fuzz:
 	$(SHELL) $(top_srcdir)/tests/fuzz/run.sh -b '$(abs_top_builddir)' -t $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 .PHONY: fuzz
 clean-local:
-	-rm -rf fuzz-out
+	-rm -rf fuzz-out soak-out
 EXTRA_DIST += \
 	tests/fuzz/run.sh \
 	tests/fuzz/fuzz.h \
@@ -144,3 +144,14 @@ EXTRA_DIST += \
 	tests/fuzz/parse.c \
 	tests/fuzz/quote.c \
 	tests/fuzz/template.c
+
+# ---- the kill -9 soak of tmpcreate -o: tests/soak/run.sh (root; not by make check).
+# make soak [SOAK_TRIALS=1000] [SOAK_FS='tmpfs sshfs']
+SOAK_TRIALS = 1000
+SOAK_FS =
+soak: tmpcreate$(EXEEXT)
+	$(SHELL) $(top_srcdir)/tests/soak/run.sh -b '$(abs_top_builddir)' -n $(SOAK_TRIALS) $(SOAK_FS)
+.PHONY: soak
+EXTRA_DIST += \
+	tests/soak/run.sh \
+	tests/soak/killer.c
