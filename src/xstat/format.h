@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The format engine of xstat (src/xstat/format.c): a format is parsed once into
- * pieces (literal bytes, directives with their flags, width and
+ * The format engine of xstat (context.c, time.c, gnu.c, fields.c,
+ * fsinfo.c, parse.c, render.c, json.c; format-private.h between them):
+ * a format is parsed once into pieces (literal bytes, directives with their flags, width and
  * precision), which record what they need (statx fields, statfs, user and
  * group names, the mount point, the SELinux context); each file is then
  * rendered from one statx(2) call that asks for exactly those fields.
@@ -125,7 +126,7 @@ enum {
  * @statx_mask: the STATX_* fields it reads
  * @needs:      FMT_NEED_* lookups
  * @out:        how it prints
- * @get:        its value (format.c's business)
+ * @get:        its value (the engine's business)
  * @group:      named fields: which part of the default view it belongs to,
  *              a word for headings ("file", "time", "mount", "dio",
  *              "subvol", "atomic", "attributes", "kflags", "fattrs");

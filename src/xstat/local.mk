@@ -5,6 +5,14 @@ xstat_SOURCES = \
 	%D%/xstat.c \
 	%D%/view.c \
 	%D%/view.h \
-	%D%/format.c \
-	%D%/format.h
+	%D%/format.h \
+	%D%/format-private.h \
+	%D%/context.c \
+	%D%/time.c \
+	%D%/gnu.c \
+	%D%/fields.c \
+	%D%/fsinfo.c \
+	%D%/parse.c \
+	%D%/render.c \
+	%D%/json.c
 xstat_LDADD = $(FATTRS_PROGRAM_LDADD)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# xstat's named directives (%{name}) come from one table (src/xstat/format.c):
+# xstat's named directives (%{name}) come from one table (src/xstat/fields.c):
 # --help lists it, and the man page, the three completions and the keys of
 # --json must say the same, in the same order.
 # bats file_tags=docs,xstat

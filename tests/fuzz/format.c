@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target: the format engine of xstat (src/xstat/format.c), fmt_parse() and
+ * Fuzz target: the format engine of xstat (src/xstat/format.h), fmt_parse() and
  * fmt_render() in both modes, with and without --printf escapes, against
  * one fixed file and file system.  Checks: parsing never fails but for
  * memory; a format without '%' (nor, with escapes, '\') needs nothing and
@@ -14,7 +14,7 @@
  * make the output slow to write).
  * Named directives that look things up (flags, mounts) find no such file:
  * they print "?" with a message, the same each time.
- * FUZZ_SOURCES: src/xstat/format.c src/cli/buf.c src/cli/quotearg.c src/cli/msg.c src/cli/inherit.c src/cli/parse.c src/cli/quote.c src/cli/json.c src/lib/statx.c src/lib/mount.c src/lib/kflags.c src/lib/fstype.c src/lib/fflags.c src/lib/path.c
+ * FUZZ_SOURCES: src/xstat/context.c src/xstat/time.c src/xstat/gnu.c src/xstat/fields.c src/xstat/fsinfo.c src/xstat/parse.c src/xstat/render.c src/xstat/json.c src/cli/buf.c src/cli/quotearg.c src/cli/msg.c src/cli/inherit.c src/cli/parse.c src/cli/quote.c src/cli/json.c src/lib/statx.c src/lib/mount.c src/lib/kflags.c src/lib/fstype.c src/lib/fflags.c src/lib/path.c
  * FUZZ_LIBS: -ldl
  */
 #include "config.h"

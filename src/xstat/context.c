@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The format engine's run context (struct fmt_ctx: user and group names, the
+ * mount table, scratch) and the lookups kept for one file (struct lazy).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <locale.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "cli.h"
+#include "format.h"
+#include "format-private.h"
+
+struct fmt_ctx *fmt_ctx_new(void)
+{
+	struct fmt_ctx *c = calloc(1, sizeof(*c));
+
+	if (c != NULL)
+		c->quoting = CLI_QS_LITERAL;
+	return c;
+}
+
+static void id_cache_free(struct id_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	free(c->v);
+}
+
+struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
+{
+	if (c == NULL)
+		return NULL;
+	id_cache_free(&c->users);
+	id_cache_free(&c->groups);
+	free(c->buf);
+	fattrs_fflags_release(&c->lazy.ff);
+	free(c->lazy.path);
+	free(c->lazy.other);
+	fattrs_mounts_free(c->mounts);
+	free(c->fcaps);
+	cli_buf_free(&c->out);
+	free(c);
+	return NULL;
+}
+
+void fmt_ctx_set_quoting(struct fmt_ctx *c, int style)
+{
+	c->quoting = style;
+}
+
+void fmt_ctx_set_follow(struct fmt_ctx *c, bool follow)
+{
+	c->follow = follow;
+}
+
+/* The name of user or group @id, looked up once per id per run. */
+const char *id_name(struct id_cache *c, unsigned int id, bool group)
+{
+	const char *name;
+	char *copy;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].id == id)
+			return c->v[i].name;
+	if (group) {
+		struct group *g = getgrgid(id);
+
+		name = g != NULL ? g->gr_name : NULL;
+	} else {
+		struct passwd *p = getpwuid(id);
+
+		name = p != NULL ? p->pw_name : NULL;
+	}
+	copy = name != NULL ? strdup(name) : NULL;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 8;
+		struct id_name *v = realloc(c->v, cap * sizeof(*v));
+
+		if (v == NULL)
+			return copy;	/* leaks one name rather than fail */
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = (struct id_name){ .id = id, .name = copy };
+	return copy;
+}
+
+void set_buf(struct fmt_ctx *c, char *s)
+{
+	free(c->buf);
+	c->buf = s;
+}
+
+/* The per-file lookups of @f, fresh when @f is another file than last time. */
+struct lazy *lazy_of(struct fmt_file *f)
+{
+	struct lazy *l = &f->ctx->lazy;
+
+	if (l->owner != f || l->name != f->name || l->ino != f->stx->stx_ino ||
+	    l->dev_major != f->stx->stx_dev_major || l->dev_minor != f->stx->stx_dev_minor) {
+		fmt_file_release(f);
+		l->owner = f;
+		l->name = f->name;
+		l->ino = f->stx->stx_ino;
+		l->dev_major = f->stx->stx_dev_major;
+		l->dev_minor = f->stx->stx_dev_minor;
+	}
+	return l;
+}
+
+void fmt_file_release(struct fmt_file *f)
+{
+	struct lazy *l = &f->ctx->lazy;
+
+	fattrs_fflags_release(&l->ff);
+	free(l->path);
+	free(l->other);
+	*l = (struct lazy){ .xerr = 1, .ierr = 1, .ferr = 1, .uerr = 1, .merr = 1 };
+}
+
+/* The file's name for messages. */
+const char *qname(const struct fmt_file *f)
+{
+	return cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS);
+}
+
+bool nofollow(const struct fmt_file *f)
+{
+	return (f->at_flags & AT_SYMLINK_NOFOLLOW) != 0;
+}
+
+/* The dirfd, path and flags of the file for the *at() lookups. */
+void at_args(const struct fmt_file *f, int *dirfd, const char **path, unsigned *flags)
+{
+	*dirfd = f->path != NULL ? f->dirfd : AT_FDCWD;
+	*path = f->path != NULL ? f->path : f->name;
+	*flags = (unsigned)f->at_flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH);
+}
+
+/* A path naming the file for the calls that take no directory (xattrs): NULL when out of memory. */
+const char *plain_path(struct fmt_file *f, struct lazy *l)
+{
+	if (f->path == NULL || f->dirfd == AT_FDCWD || (f->path[0] == '/'))
+		return f->path != NULL ? f->path : f->name;
+	if (l->path == NULL) {
+		int r = f->path[0] == '\0' ? asprintf(&l->path, "/proc/self/fd/%d", f->dirfd)
+					   : asprintf(&l->path, "/proc/self/fd/%d/%s", f->dirfd, f->path);
+
+		if (r < 0) {
+			l->path = NULL;
+			return NULL;
+		}
+	}
+	return l->path;
+}

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The named fields ("%{size}", the --json keys, the default view's rows):
+ * their table and the getters of the statx fields.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <locale.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "cli.h"
+#include "format.h"
+#include "format-private.h"
+
+/* ---- statx fields ---- */
+
+/* A number of the statx buffer, with the STATX_* bits it needs in the row's @statx_mask. */
+#define GET_U(fn, expr) \
+	GET(fn) \
+	{ \
+		if (!has(f, d->statx_mask)) \
+			return V_NA; \
+		v->u = (expr); \
+		return V_OK; \
+	}
+
+GET_U(get_f_mode, f->stx->stx_mode)
+GET_U(get_f_nlink, f->stx->stx_nlink)
+GET_U(get_f_uid, f->stx->stx_uid)
+GET_U(get_f_gid, f->stx->stx_gid)
+GET_U(get_f_ino, f->stx->stx_ino)
+GET_U(get_f_size, f->stx->stx_size)
+GET_U(get_f_blocks, f->stx->stx_blocks)
+GET_U(get_f_blksize, f->stx->stx_blksize)
+GET_U(get_f_dev, stx_dev(f->stx))
+GET_U(get_f_dev_major, f->stx->stx_dev_major)
+GET_U(get_f_dev_minor, f->stx->stx_dev_minor)
+GET_U(get_f_rdev, stx_rdev(f->stx))
+GET_U(get_f_rdev_major, f->stx->stx_rdev_major)
+GET_U(get_f_rdev_minor, f->stx->stx_rdev_minor)
+GET_U(get_f_mnt_id, f->stx->stx_mnt_id)
+GET_U(get_f_dio_mem_align, f->stx->stx_dio_mem_align)
+GET_U(get_f_dio_offset_align, f->stx->stx_dio_offset_align)
+GET_U(get_f_dio_read_offset_align, f->stx->stx_dio_read_offset_align)
+GET_U(get_f_subvol, f->stx->stx_subvol)
+GET_U(get_f_aw_min, f->stx->stx_atomic_write_unit_min)
+GET_U(get_f_aw_max, f->stx->stx_atomic_write_unit_max)
+GET_U(get_f_aw_max_opt, f->stx->stx_atomic_write_unit_max_opt)
+GET_U(get_f_aw_segments, f->stx->stx_atomic_write_segments_max)
+GET_U(get_f_attributes, f->stx->stx_attributes)
+GET_U(get_f_attributes_mask, f->stx->stx_attributes_mask)
+
+GET(get_f_type)
+{
+	if (!has(f, STATX_TYPE))
+		return V_NA;
+	return get_type(f, d, v);
+}
+
+GET(get_f_mode_string)
+{
+	if (!has(f, STATX_TYPE | STATX_MODE))
+		return V_NA;
+	return get_mode_human(f, d, v);
+}
+
+GET(get_f_user)
+{
+	if (!has(f, STATX_UID))
+		return V_NA;
+	return get_user(f, d, v);
+}
+
+GET(get_f_group)
+{
+	if (!has(f, STATX_GID))
+		return V_NA;
+	return get_group(f, d, v);
+}
+
+#define GET_T(fn, field) \
+	GET(fn) \
+	{ \
+		if (!has(f, d->statx_mask)) \
+			return V_NA; \
+		v->t = ts(f->stx->field); \
+		return V_OK; \
+	}
+
+GET_T(get_f_atime, stx_atime)
+GET_T(get_f_mtime, stx_mtime)
+GET_T(get_f_ctime, stx_ctime)
+GET_T(get_f_btime, stx_btime)
+
+/* The unique mount id: a statx(2) of its own (asking for both ids returns only this one). */
+GET(get_f_mnt_id_unique)
+{
+	struct lazy *l = lazy_of(f);
+
+	if (l->uerr == 1) {
+		struct fattrs_statx_buf stx;
+		const char *path;
+		unsigned flags;
+		int dirfd;
+
+		at_args(f, &dirfd, &path, &flags);
+		l->uerr = fattrs_statx(dirfd, path, (f->at_flags & ~AT_STATX_SYNC_TYPE) | AT_STATX_DONT_SYNC,
+				       STATX_MNT_ID_UNIQUE, &stx);
+		if (l->uerr == 0) {
+			l->unique = stx.stx_mnt_id;
+			l->unique_na = !(stx.stx_mask & STATX_MNT_ID_UNIQUE);
+		} else {
+			cli_warn(-l->uerr, _("cannot statx %s"), qname(f));
+		}
+	}
+	if (l->uerr < 0)
+		return V_ERR;
+	if (l->unique_na)
+		return V_NA;
+	v->u = l->unique;
+	return V_OK;
+}
+
+static const enum fattrs_fflag fflag_ids[FATTRS_NFFLAGS] = {
+	FATTRS_OFFLINE, FATTRS_PINNED, FATTRS_INTEGRITY, FATTRS_NOSCRUB,
+};
+
+static const uint64_t sattr_automount = STATX_ATTR_AUTOMOUNT;
+static const uint64_t sattr_mount_root = STATX_ATTR_MOUNT_ROOT;
+static const uint64_t sattr_atomic = STATX_ATTR_WRITE_ATOMIC;
+static const uint64_t sattr_dax = STATX_ATTR_DAX;
+
+#define N(name, group, help, mask, needs, out, get, flags, arg) \
+	{ 0, 0, FMT_FILE, name, help, mask, needs, out, get, group, flags, arg }
+#define MNT(name, help, part) \
+	N(name, "mount", help, STATX_MNT_ID, FMT_NEED_MOUNT_TABLE, FMT_OUT_STRING, get_f_mount, 0, \
+	  &mount_parts[part])
+
+/* The named fields before the flags, in display order, grouped. */
+static const struct fmt_directive fields_head[] = {
+	N("name", "file", "file name, as given", 0, 0, FMT_OUT_STRING, get_name, 0, NULL),
+	N("type", "file", "file type, as %F", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_f_type, 0, NULL),
+	N("mode", "file", "file type and permission bits (st_mode), in octal", STATX_TYPE | STATX_MODE, 0,
+	  FMT_OUT_OCTAL, get_f_mode, 0, NULL),
+	N("mode_string", "file", "file type and permission bits in human readable form, as %A",
+	  STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_f_mode_string, 0, NULL),
+	N("nlink", "file", "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_f_nlink, 0, NULL),
+	N("uid", "file", "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_f_uid, 0, NULL),
+	N("user", "file", "user name of owner (UNKNOWN if none)", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING,
+	  get_f_user, 0, NULL),
+	N("gid", "file", "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_f_gid, 0, NULL),
+	N("group", "file", "group name of owner (UNKNOWN if none)", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING,
+	  get_f_group, 0, NULL),
+	N("ino", "file", "inode number", STATX_INO, 0, FMT_OUT_UINT, get_f_ino, FMT_F_ID, NULL),
+	N("size", "file", "total size, in bytes", STATX_SIZE, 0, FMT_OUT_UINT, get_f_size, 0, NULL),
+	N("blocks", "file", "number of 512-byte blocks allocated", STATX_BLOCKS, 0, FMT_OUT_UINT,
+	  get_f_blocks, 0, NULL),
+	N("blksize", "file", "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_f_blksize, 0, NULL),
+	N("dev", "file", "device number of the file system (st_dev), in decimal", 0, 0, FMT_OUT_UINT,
+	  get_f_dev, FMT_F_ID, NULL),
+	N("dev_major", "file", "major device number of the file system", 0, 0, FMT_OUT_UINT,
+	  get_f_dev_major, 0, NULL),
+	N("dev_minor", "file", "minor device number of the file system", 0, 0, FMT_OUT_UINT,
+	  get_f_dev_minor, 0, NULL),
+	N("rdev", "file", "device type of a device special file (st_rdev), in decimal", 0, 0, FMT_OUT_UINT,
+	  get_f_rdev, FMT_F_ID, NULL),
+	N("rdev_major", "file", "major device type of a device special file", 0, 0, FMT_OUT_UINT,
+	  get_f_rdev_major, 0, NULL),
+	N("rdev_minor", "file", "minor device type of a device special file", 0, 0, FMT_OUT_UINT,
+	  get_f_rdev_minor, 0, NULL),
+
+	N("atime", "time", "time of last access, seconds since the Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH,
+	  get_f_atime, 0, NULL),
+	N("mtime", "time", "time of last data modification, seconds since the Epoch", STATX_MTIME, 0,
+	  FMT_OUT_EPOCH, get_f_mtime, 0, NULL),
+	N("ctime", "time", "time of last status change, seconds since the Epoch", STATX_CTIME, 0,
+	  FMT_OUT_EPOCH, get_f_ctime, 0, NULL),
+	N("btime", "time", "time of file birth, seconds since the Epoch", STATX_BTIME, 0, FMT_OUT_EPOCH,
+	  get_f_btime, 0, NULL),
+
+	N("mnt_id", "mount", "mount id (as in /proc/self/mountinfo)", STATX_MNT_ID, 0, FMT_OUT_UINT,
+	  get_f_mnt_id, FMT_F_ID, NULL),
+	N("mnt_id_unique", "mount", "unique mount id, never reused (one more statx call)", 0,
+	  FMT_NEED_MNT_UNIQUE, FMT_OUT_UINT, get_f_mnt_id_unique, FMT_F_ID | FMT_F_ALL, NULL),
+	MNT("mount_point", "mount point of the file's mount (exact, from its mount id)", M_TARGET),
+	MNT("fstype", "file system type of the mount", M_FSTYPE),
+	MNT("source", "source of the mount (device, or what was mounted)", M_SOURCE),
+	MNT("mount_options", "per-mount options (rw, nosuid, relatime, ...)", M_OPTIONS),
+	MNT("fsroot", "directory of the file system mounted there (a bind mount's source)", M_ROOT),
+
+	N("dio_mem_align", "dio", "direct I/O memory buffer alignment, in bytes", STATX_DIOALIGN, 0,
+	  FMT_OUT_UINT, get_f_dio_mem_align, 0, NULL),
+	N("dio_offset_align", "dio", "direct I/O file offset and length alignment, in bytes", STATX_DIOALIGN, 0,
+	  FMT_OUT_UINT, get_f_dio_offset_align, 0, NULL),
+	N("dio_read_offset_align", "dio", "direct I/O read offset and length alignment, in bytes",
+	  STATX_DIO_READ_ALIGN, 0, FMT_OUT_UINT, get_f_dio_read_offset_align, 0, NULL),
+
+	N("subvol", "subvol", "subvolume id", STATX_SUBVOL, 0, FMT_OUT_UINT, get_f_subvol, FMT_F_ID, NULL),
+
+	N("atomic_write_unit_min", "atomic", "smallest atomic write, in bytes (0: no atomic writes)",
+	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_f_aw_min, 0, NULL),
+	N("atomic_write_unit_max", "atomic", "largest atomic write, in bytes", STATX_WRITE_ATOMIC, 0,
+	  FMT_OUT_UINT, get_f_aw_max, 0, NULL),
+	N("atomic_write_unit_max_opt", "atomic",
+	  "largest atomic write that is not slower, in bytes (0: no such limit)", STATX_WRITE_ATOMIC, 0,
+	  FMT_OUT_UINT, get_f_aw_max_opt, 0, NULL),
+	N("atomic_write_segments_max", "atomic", "most iovec segments of an atomic write",
+	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_f_aw_segments, 0, NULL),
+
+	N("attributes", "attributes", "statx attribute flags (stx_attributes), in hex", 0, 0, FMT_OUT_HEX,
+	  get_f_attributes, 0, NULL),
+	N("attributes_mask", "attributes",
+	  "statx attribute flags the file system supports (stx_attributes_mask), in hex", 0, 0, FMT_OUT_HEX,
+	  get_f_attributes_mask, 0, NULL),
+	N("automount", "attributes", "the directory is an automount trigger", 0, 0, FMT_OUT_STATE,
+	  get_f_sattr, 0, &sattr_automount),
+	N("mount_root", "attributes", "the file is the root of a mount", 0, 0, FMT_OUT_STATE, get_f_sattr, 0,
+	  &sattr_mount_root),
+	N("atomic_write", "attributes", "the file supports atomic writes", 0, 0, FMT_OUT_STATE, get_f_sattr, 0,
+	  &sattr_atomic),
+	N("dax_active", "attributes", "the file is accessed directly (DAX) now", 0, 0, FMT_OUT_STATE,
+	  get_f_sattr, 0, &sattr_dax),
+};
+
+static const struct fmt_directive field_projid =
+	N("projid", "kflags", "project id (file_getattr)", STATX_TYPE, FMT_NEED_KFLAGS, FMT_OUT_UINT,
+	  get_f_projid, 0, NULL);
+
+static const struct fmt_directive field_fattrs_other =
+	N("fattrs_other", "fattrs", "other names under user.fattr., as they are, joined by commas",
+	  STATX_TYPE | STATX_MNT_ID, FMT_NEED_FFLAGS, FMT_OUT_LIST, get_f_fattrs_other, 0, NULL);
+
+#undef N
+#undef MNT
+
+/* Every named field: fields_head, a row per kernel flag, projid, a row per fattrs flag. */
+struct fmt_directive fields[sizeof(fields_head) / sizeof(fields_head[0]) + FATTRS_KFLAGS_MAX + 1 +
+				   FATTRS_NFFLAGS];
+size_t n_fields;
+struct json_key json_keys[sizeof(fields) / sizeof(fields[0])];
+
+static void keys_init(void)
+{
+	for (size_t i = 0; i < n_fields; i++) {
+		struct json_key *k = &json_keys[i];
+
+		if (!cli_json_plain(fields[i].name) || strlen(fields[i].name) > 60)
+			continue;
+		k->len = (uint8_t)snprintf(k->text, sizeof(k->text), ",\"%s\":", fields[i].name);
+		k->str_len = (uint8_t)snprintf(k->str, sizeof(k->str), ",\"%s_str\":", fields[i].name);
+	}
+}
+
+static void fields_init(void)
+{
+	const struct fattrs_kflag *k;
+	size_t nk;
+
+	if (n_fields != 0)
+		return;
+	for (size_t i = 0; i < sizeof(fields_head) / sizeof(fields_head[0]); i++)
+		fields[n_fields++] = fields_head[i];
+	k = fattrs_kflags_table(&nk);
+	for (size_t i = 0; i < nk && i < FATTRS_KFLAGS_MAX; i++) {
+		enum kread how = kflag_read(&k[i]);
+		/* Only the flags only xfs keeps, and those that cost an open and an ioctl, are -a's. */
+		bool all = how == K_IFLAGS || (k[i].iflag == 0 && k[i].statx_attr == 0);
+
+		fields[n_fields++] = (struct fmt_directive){
+			.mode = FMT_FILE,
+			.name = k[i].name,
+			.help = k[i].description,
+			.statx_mask = how == K_STATX ? 0 : STATX_TYPE | STATX_MNT_ID,
+			.needs = how == K_STATX ? 0 : (how == K_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS) |
+				 FMT_NEED_MOUNT_TABLE,
+			.out = FMT_OUT_STATE,
+			.get = get_f_kflag,
+			.group = "kflags",
+			.flags = all ? FMT_F_ALL : 0,
+			.arg = &k[i],
+		};
+	}
+	fields[n_fields++] = field_projid;
+	for (size_t i = 0; i <= FATTRS_NFFLAGS; i++) {
+		if (i == FATTRS_NFFLAGS) {
+			fields[n_fields++] = field_fattrs_other;
+			break;
+		}
+		const struct fattrs_fflag_info *fi = fattrs_fflag_info(fflag_ids[i]);
+
+		fields[n_fields++] = (struct fmt_directive){
+			.mode = FMT_FILE,
+			.name = fi->name,
+			.help = fi->description,
+			.statx_mask = STATX_TYPE | STATX_MNT_ID,
+			.needs = FMT_NEED_FFLAGS,
+			.out = FMT_OUT_STATE,
+			.get = get_f_fflag,
+			.group = "fattrs",
+			.arg = &fflag_ids[i],
+		};
+	}
+	keys_init();
+}
+
+const struct fmt_directive *fmt_field_next(size_t *pos)
+{
+	fields_init();
+	if (*pos >= n_fields)
+		return NULL;
+	return &fields[(*pos)++];
+}
+
+const struct fmt_directive *fmt_field_find(const char *name)
+{
+	fields_init();
+	for (size_t i = 0; i < n_fields; i++)
+		if (strcmp(fields[i].name, name) == 0)
+			return &fields[i];
+	return NULL;
+}
+
+unsigned int fmt_field_statx_mask(const struct fmt_directive *d)
+{
+	unsigned int m = d->statx_mask;
+
+	/* ext4, xfs, btrfs and tmpfs return neither time unless asked for one of them. */
+	if (m & (STATX_MTIME | STATX_CTIME))
+		m |= STATX_MTIME | STATX_CTIME;
+	/*
+	 * STATX_ATTR_WRITE_ATOMIC is in stx_attributes(_mask) only when
+	 * STATX_WRITE_ATOMIC was asked for (ext4: 0x703874, else 0x303874):
+	 * asked, not required (tmpfs returns no STATX_WRITE_ATOMIC).
+	 */
+	if (strcmp(d->group, "attributes") == 0)
+		m |= STATX_WRITE_ATOMIC;
+	return m;
+}
+
+unsigned int fmt_json_statx_mask(bool all)
+{
+	unsigned int m = 0;
+
+	fields_init();
+	for (size_t i = 0; i < n_fields; i++)
+		if (all || !(fields[i].flags & FMT_F_ALL))
+			m |= fmt_field_statx_mask(&fields[i]);
+	return m;
+}
+
+void fmt_help_fields(FILE *out)
+{
+	const char *group = NULL;
+
+	fields_init();
+	for (size_t i = 0; i < n_fields; i++) {
+		const struct fmt_directive *d = &fields[i];
+		char name[64];
+
+		if (group != NULL && strcmp(group, d->group) != 0)
+			fputc('\n', out);
+		group = d->group;
+		snprintf(name, sizeof(name), "%%{%s}", d->name);
+		fprintf(out, "  %-28s %s%s\n", name, d->help, (d->flags & FMT_F_ALL) ? " (-a)" : "");
+	}
+}

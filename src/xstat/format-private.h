@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the files of xstat's format engine share (format.h is its interface):
+ * the run context, the getters' contract, the parsed format.
+ */
+#ifndef FATTRS_FORMAT_PRIVATE_H
+#define FATTRS_FORMAT_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+
+#include "cli.h"
+#include "format.h"
+
+union fmt_value {
+	intmax_t i;
+	uintmax_t u;
+	const char *s;
+	struct timespec t;
+};
+
+/* ------------------------------------------------------------ context (context.c) */
+
+struct id_name {
+	unsigned int id;
+	char *name;	/* NULL: no such id */
+};
+
+struct id_cache {
+	struct id_name *v;
+	size_t n, cap;
+};
+
+/* What the filesystem of one mount offers for the fattrs flags (probed once per mount). */
+struct fcaps_entry {
+	uint64_t mnt_id;
+	struct fattrs_fcaps caps;
+};
+
+/*
+ * What the lookups of one file found (FMT_NEED_*), kept until
+ * fmt_file_release().  @owner, @ino and @dev tell whose it is: a caller
+ * that forgot fmt_file_release() gets fresh lookups, never another file's.
+ */
+struct lazy {
+	const struct fmt_file *owner;
+	const char *name;
+	uint64_t ino;
+	uint32_t dev_major, dev_minor;
+	char *path;		/* the path the xattr calls use (NULL: not made yet) */
+	int xerr, ierr;		/* 1: not read yet; 0: read; -errno */
+	struct fattrs_kattr kx, ki;	/* the xflags group, the iflags word */
+	int ferr;
+	struct fattrs_fflags ff;
+	int uerr;
+	uint64_t unique;
+	bool unique_na;
+	int merr;
+	struct fattrs_mount mnt;
+	struct fattrs_fcaps caps;	/* of the mount, when @ferr is 0 */
+	char *other;		/* fattrs_other, joined (NULL: not made yet) */
+	char detail[128];
+};
+
+struct fmt_ctx {
+	struct id_cache users, groups;
+	int quoting;
+	bool follow;
+	char *buf;	/* scratch for one value (a link target, a context, a mount point) */
+	struct fattrs_mounts *mounts;
+	bool mounts_warned;
+	struct fcaps_entry *fcaps;
+	size_t n_fcaps, cap_fcaps;
+	struct lazy lazy;
+	struct fattrs_mount mnt;	/* the last mount found: the next file is likely on it */
+	bool mnt_valid;
+	bool keep_valid;	/* @keep is what mount @keep_id's type keeps (NULL: not measured) */
+	uint64_t keep_id;
+	const struct fattrs_fskeep *keep;
+	struct cli_buf out;	/* fmt_render() and fmt_json(): one file's output */
+};
+
+/* The name of user or group @id, looked up once per id per run. */
+const char *id_name(struct id_cache *c, unsigned int id, bool group);
+void set_buf(struct fmt_ctx *c, char *s);
+/* The per-file lookups of @f, fresh when @f is another file than last time. */
+struct lazy *lazy_of(struct fmt_file *f);
+/* The file's name for messages. */
+const char *qname(const struct fmt_file *f);
+bool nofollow(const struct fmt_file *f);
+/* The dirfd, path and flags of the file for the *at() lookups. */
+void at_args(const struct fmt_file *f, int *dirfd, const char **path, unsigned *flags);
+/* A path naming the file for the calls that take no directory (xattrs): NULL when out of memory. */
+const char *plain_path(struct fmt_file *f, struct lazy *l);
+
+/* ------------------------------------------------------------ values */
+
+static inline dev_t stx_dev(const struct fattrs_statx_buf *s)
+{
+	return makedev(s->stx_dev_major, s->stx_dev_minor);
+}
+
+static inline dev_t stx_rdev(const struct fattrs_statx_buf *s)
+{
+	return makedev(s->stx_rdev_major, s->stx_rdev_minor);
+}
+
+static inline struct timespec ts(struct fattrs_statx_timestamp t)
+{
+	return (struct timespec){ .tv_sec = t.tv_sec, .tv_nsec = t.tv_nsec };
+}
+
+static inline bool has(const struct fmt_file *f, unsigned int bit)
+{
+	return (f->stx->stx_mask & bit) == bit;
+}
+
+/* "2024-01-31 12:34:56.123456789 +0100" (time.c). */
+const char *human_time(struct timespec t);
+
+/*
+ * A value getter returns V_OK, V_ERR (a lookup failed: said on stderr) or
+ * V_NA (the kernel did not return it).  V_OK is true and V_ERR false, so
+ * that the getters of GNU's letters read as they always did.
+ */
+enum { V_ERR = 0, V_OK = 1, V_NA = 2 };
+
+#define GET(fn) static int fn(struct fmt_file *f, const struct fmt_directive *d __attribute__((unused)), \
+			      union fmt_value *v)
+#define GET_EXTERN(fn) int fn(struct fmt_file *f, const struct fmt_directive *d __attribute__((unused)), \
+			      union fmt_value *v)
+
+/* gnu.c */
+GET_EXTERN(get_name);
+GET_EXTERN(get_type);
+GET_EXTERN(get_mode_human);
+GET_EXTERN(get_user);
+GET_EXTERN(get_group);
+
+/* fsinfo.c */
+enum mount_part { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
+extern const uint8_t mount_parts[];
+extern const char *const state_words[4];
+/* How a kernel flag is read. */
+enum kread { K_STATX, K_XFLAGS, K_IFLAGS };
+enum kread kflag_read(const struct fattrs_kflag *k);
+GET_EXTERN(get_fs_type_name);
+GET_EXTERN(get_f_mount);
+GET_EXTERN(get_f_kflag);
+GET_EXTERN(get_f_projid);
+GET_EXTERN(get_f_sattr);
+GET_EXTERN(get_f_fattrs_other);
+GET_EXTERN(get_f_fflag);
+
+/* ------------------------------------------------------------ fields.c */
+
+/*
+ * Per field, its JSON key made once (',"name":', and ',"name_str":' for
+ * FMT_F_ID), for cli_json_key_raw(); length 0: the name needs an escape
+ * (or is too long), and cli_json_key() writes it.
+ */
+struct json_key {
+	uint8_t len, str_len;
+	char text[72], str[72];
+};
+extern struct json_key json_keys[];
+
+/* ------------------------------------------------------------ parse.c */
+
+/*
+ * A printf spec ("%-10ju") as the renderer reads it: what it can print
+ * without printf (@fast), else printf prints it.
+ */
+struct spec {
+	size_t width;
+	bool left;	/* '-' */
+	bool zero;	/* '0' (ignored with '-') */
+	bool fast;	/* no other flag, no precision but on a string, the expected conversion */
+	long prec;	/* -1: none */
+};
+
+enum piece_kind {
+	P_TEXT,		/* literal bytes */
+	P_DIRECTIVE,
+	P_UNKNOWN,	/* "?" */
+	P_INVALID,	/* ends the run: "'%5%': invalid directive" */
+	P_WARN,		/* a warning on stderr (escapes), then nothing */
+};
+
+struct piece {
+	enum piece_kind kind;
+	size_t off, len;	/* P_TEXT: bytes in fmt->text; P_INVALID, P_WARN: the message */
+	const struct fmt_directive *d;
+	char *spec;		/* P_DIRECTIVE: the printf format for its value */
+	char *spec2;		/* %N: the printf format for a symlink's target;
+				 * a named field: the format of FMT_NOT_AVAILABLE */
+	char *raw;		/* P_DIRECTIVE: "%" flags width precision as written */
+	struct spec sp, sp2;	/* @spec and @spec2, read once */
+};
+
+struct fmt {
+	enum fmt_mode mode;
+	char *text;		/* literal bytes, escapes decoded */
+	size_t text_len, text_cap;
+	struct piece *p;
+	size_t n, cap;
+	unsigned int mask, needs;
+	bool oom;
+};
+
+/* Read @spec, which should end in the conversion @conv ("s", "ju", ...). */
+struct spec spec_read(const char *spec, const char *conv);
+/* make_format() on a copy of @raw's @len bytes. */
+char *make_spec(const char *raw, size_t len, const char *allowed, const char *suffix);
+
+#endif /* FATTRS_FORMAT_PRIVATE_H */

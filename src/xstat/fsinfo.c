@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What xstat knows of filesystems: the names of statfs magic numbers, the
+ * mount of a file, and the state of its kernel and fattrs(7) flags.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <locale.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "cli.h"
+#include "format.h"
+#include "format-private.h"
+
+/* The names GNU stat 9.1 gives file system magic numbers. */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} fs_names[] = {
+	{ 0x5A3C69F0, "aafs" }, { 0x61636673, "acfs" }, { 0xADF5, "adfs" },
+	{ 0xADFF, "affs" }, { 0x5346414F, "afs" }, { 0x09041934, "anon-inode FS" },
+	{ 0x61756673, "aufs" }, { 0x0187, "autofs" }, { 0x13661366, "balloon-kvm-fs" },
+	{ 0x42465331, "befs" }, { 0x62646576, "bdevfs" }, { 0x1BADFACE, "bfs" },
+	{ 0x6C6F6F70, "binderfs" }, { 0xCAFE4A11, "bpf_fs" }, { 0x42494E4D, "binfmt_misc" },
+	{ 0x9123683E, "btrfs" }, { 0x73727279, "btrfs_test" }, { 0x00C36400, "ceph" },
+	{ 0x0027E0EB, "cgroupfs" }, { 0x63677270, "cgroup2fs" }, { 0xFF534D42, "cifs" },
+	{ 0x73757245, "coda" }, { 0x012FF7B7, "coh" }, { 0x62656570, "configfs" },
+	{ 0x28CD3D45, "cramfs" }, { 0x453DCD28, "cramfs-wend" }, { 0x64646178, "daxfs" },
+	{ 0x64626720, "debugfs" }, { 0x1373, "devfs" }, { 0x454D444D, "devmem" },
+	{ 0x1CD1, "devpts" }, { 0x444D4142, "dma-buf-fs" }, { 0xF15F, "ecryptfs" },
+	{ 0xDE5E81E4, "efivarfs" }, { 0x00414A53, "efs" }, { 0xE0F5E1E2, "erofs" },
+	{ 0x2011BAB0, "exfat" }, { 0x5DF5, "exofs" }, { 0x137D, "ext" },
+	{ 0xEF53, "ext2/ext3" }, { 0xEF51, "ext2" }, { 0xF2F52010, "f2fs" },
+	{ 0x4006, "fat" }, { 0x19830326, "fhgfs" }, { 0x65735546, "fuseblk" },
+	{ 0x65735543, "fusectl" }, { 0x0BAD1DEA, "futexfs" }, { 0x01161970, "gfs/gfs2" },
+	{ 0x47504653, "gpfs" }, { 0x4244, "hfs" }, { 0x482B, "hfs+" }, { 0x4858, "hfsx" },
+	{ 0x00C0FFEE, "hostfs" }, { 0xF995E849, "hpfs" }, { 0x958458F6, "hugetlbfs" },
+	{ 0x11307854, "inodefs" }, { 0x013111A8, "ibrix" }, { 0x2BAD1DEA, "inotifyfs" },
+	{ 0x9660, "isofs" }, { 0x4004, "isofs" }, { 0x4000, "isofs" }, { 0x07C0, "jffs" },
+	{ 0x72B6, "jffs2" }, { 0x3153464A, "jfs" }, { 0x6B414653, "k-afs" },
+	{ 0xC97E8168, "logfs" }, { 0x0BD00BD0, "lustre" }, { 0x5346314D, "m1fs" },
+	{ 0x137F, "minix" }, { 0x138F, "minix (30 char.)" }, { 0x2468, "minix v2" },
+	{ 0x2478, "minix v2 (30 char.)" }, { 0x4D5A, "minix3" }, { 0x19800202, "mqueue" },
+	{ 0x4D44, "msdos" }, { 0x564C, "novell" }, { 0x6969, "nfs" }, { 0x6E667364, "nfsd" },
+	{ 0x3434, "nilfs" }, { 0x6E736673, "nsfs" }, { 0x5346544E, "ntfs" },
+	{ 0x9FA1, "openprom" }, { 0x7461636F, "ocfs2" }, { 0x794C7630, "overlayfs" },
+	{ 0xAAD7AAEA, "panfs" }, { 0x50495045, "pipefs" }, { 0xC7571590, "ppc-cmm-fs" },
+	{ 0x7C7C6673, "prl_fs" }, { 0x9FA0, "proc" }, { 0x6165676C, "pstorefs" },
+	{ 0x002F, "qnx4" }, { 0x68191122, "qnx6" }, { 0x858458F6, "ramfs" },
+	{ 0x07655821, "rdt" }, { 0x52654973, "reiserfs" }, { 0x7275, "romfs" },
+	{ 0x67596969, "rpc_pipefs" }, { 0x5DCA2DF5, "sdcardfs" }, { 0x5345434D, "secretmem" },
+	{ 0x73636673, "securityfs" }, { 0xF97CFF8C, "selinux" }, { 0x43415D53, "smackfs" },
+	{ 0x517B, "smb" }, { 0xFE534D42, "smb2" }, { 0xBEEFDEAD, "snfs" },
+	{ 0x534F434B, "sockfs" }, { 0x73717368, "squashfs" }, { 0x62656572, "sysfs" },
+	{ 0x012FF7B6, "sysv2" }, { 0x012FF7B5, "sysv4" }, { 0x01021994, "tmpfs" },
+	{ 0x74726163, "tracefs" }, { 0x24051905, "ubifs" }, { 0x15013346, "udf" },
+	{ 0x00011954, "ufs" }, { 0x54190100, "ufs" }, { 0x9FA2, "usbdevfs" },
+	{ 0x01021997, "v9fs" }, { 0x786F4256, "vboxsf" }, { 0xBACBACBC, "vmhgfs" },
+	{ 0xA501FCF5, "vxfs" }, { 0x565A4653, "vzfs" }, { 0x53464846, "wslfs" },
+	{ 0xABBA1974, "xenfs" }, { 0x012FF7B4, "xenix" }, { 0x58465342, "xfs" },
+	{ 0x012FD16D, "xia" }, { 0x0033, "z3fold" }, { 0x2FC12FC1, "zfs" },
+	{ 0x5A4F4653, "zonefs" }, { 0x58295829, "zsmallocfs" },
+};
+
+GET_EXTERN(get_fs_type_name)
+{
+	static char unknown[40];
+	unsigned long t = (unsigned long)f->sfs->f_type;
+
+	for (size_t i = 0; i < sizeof(fs_names) / sizeof(fs_names[0]); i++) {
+		if (fs_names[i].magic == t) {
+			v->s = fs_names[i].name;
+			return true;
+		}
+	}
+	snprintf(unknown, sizeof(unknown), "UNKNOWN (0x%lx)", t);
+	v->s = unknown;
+	return true;
+}
+
+/* ---- mount table (libmount, parsed lazily once per run) ---- */
+
+const uint8_t mount_parts[] = { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
+
+/*
+ * The file's mount, from the table by its mount id (once per file):
+ * 0, -ENOENT when the table has no such mount, or another -errno (the
+ * table could not be read: said once per run).
+ */
+static int mount_of(struct fmt_file *f, struct lazy *l)
+{
+	struct fmt_ctx *c = f->ctx;
+
+	if (l->merr == 1 && c->mnt_valid && c->mnt.id == f->stx->stx_mnt_id) {
+		/* the strings live as long as the table: the same mount as the last file's */
+		l->mnt = c->mnt;
+		l->merr = 0;
+	}
+	if (l->merr == 1) {
+		if (c->mounts == NULL && (c->mounts = fattrs_mounts_new()) == NULL)
+			l->merr = -ENOMEM;
+		else
+			l->merr = fattrs_mounts_find(c->mounts, f->stx->stx_mnt_id, &l->mnt);
+		if (l->merr == 0) {
+			c->mnt = l->mnt;
+			c->mnt_valid = true;
+		}
+		if (l->merr < 0 && l->merr != -ENOENT && !c->mounts_warned) {
+			/* The table, not the file: once per run. */
+			cli_warn(-l->merr, _("cannot read the mount table"));
+			c->mounts_warned = true;
+		}
+	}
+	return l->merr;
+}
+
+GET_EXTERN(get_f_mount)
+{
+	struct lazy *l = lazy_of(f);
+	const char *s = NULL;
+
+	if (!has(f, STATX_MNT_ID))
+		return V_NA;
+	mount_of(f, l);
+	if (l->merr == -ENOENT)
+		return V_NA;	/* a mount of another namespace, or gone */
+	if (l->merr < 0)
+		return V_ERR;
+	switch (*(const uint8_t *)d->arg) {
+	case M_TARGET: s = l->mnt.target; break;
+	case M_FSTYPE: s = l->mnt.fstype; break;
+	case M_SOURCE: s = l->mnt.source; break;
+	case M_OPTIONS: s = l->mnt.options; break;
+	case M_ROOT: s = l->mnt.root; break;
+	}
+	if (s == NULL)
+		return V_NA;
+	v->s = s;
+	return V_OK;
+}
+
+/* ---- attribute flags ---- */
+
+/*
+ * The words of the flags' states: the getters hand out these very
+ * pointers, so that fmt_field_state() knows a state without comparing
+ * strings.
+ */
+const char *const state_words[] = {
+	[FMT_ST_SET] = FMT_STATE_SET,
+	[FMT_ST_CLEAR] = FMT_STATE_CLEAR,
+	[FMT_ST_UNSUPPORTED] = FMT_STATE_UNSUPPORTED,
+	[FMT_ST_INVALID] = FMT_STATE_INVALID,
+};
+
+/* The flag words an FS_XFLAG_* bit of file_getattr(2) mirrors (the kernel translates them). */
+#define XFLAGS_SHARED (FS_XFLAG_SYNC | FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | \
+		       FS_XFLAG_NOATIME | FS_XFLAG_DAX | FS_XFLAG_PROJINHERIT)
+
+enum kread kflag_read(const struct fattrs_kflag *k)
+{
+	/*
+	 * statx(2) reports a few flags, with stx_attributes_mask saying
+	 * whether the filesystem has them at all: no other call.  Its DAX bit
+	 * is the state in effect, not the flag that asks for it.
+	 */
+	if (k->statx_attr != 0 && k->statx_attr != STATX_ATTR_DAX)
+		return K_STATX;
+	/* verity and casefold have xflags only in kernels newer than 6.18. */
+	if (k->xflag != 0 && (k->iflag == 0 || (k->xflag & XFLAGS_SHARED)))
+		return K_XFLAGS;
+	return K_IFLAGS;
+}
+
+/* Read the xflags group (@want FATTRS_KATTR_XFLAGS) or the iflags word, once per file. */
+static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **ret)
+{
+	struct lazy *l = lazy_of(f);
+	int *err = want == FATTRS_KATTR_XFLAGS ? &l->xerr : &l->ierr;
+	struct fattrs_kattr *a = want == FATTRS_KATTR_XFLAGS ? &l->kx : &l->ki;
+
+	if (*err == 1) {
+		const char *path;
+		unsigned flags;
+		int dirfd;
+
+		at_args(f, &dirfd, &path, &flags);
+		*err = fattrs_kattr_get(dirfd, path, flags, has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
+					want, a);
+		if (*err < 0 && *err != -EOPNOTSUPP)
+			cli_warn(-*err, want == FATTRS_KATTR_XFLAGS ? _("cannot file_getattr %s")
+								     : _("cannot read the flags of %s"),
+				 qname(f));
+	}
+	*ret = a;
+	return *err;
+}
+
+/*
+ * Does @f's file system keep flag @k?  No system call says: a flag it
+ * ignores reads clear.  The answer is the table of what each type keeps
+ * (libfattrs: fattrs_fskeep_find(), measured on 6.18), by the type of
+ * @f's mount, which the mount table has (read once; the view reads it
+ * anyway).  A type, a file type or a flag not measured (xfs's realtime,
+ * an overlay, FUSE, a mount the table lacks): true, taken at its word.
+ */
+static bool fs_keeps(struct fmt_file *f, const struct fattrs_kflag *k)
+{
+	struct fmt_ctx *c = f->ctx;
+
+	if (!has(f, STATX_MNT_ID) || !has(f, STATX_TYPE))
+		return true;
+	/* once per mount: the next file is likely on the last one */
+	if (!c->keep_valid || c->keep_id != f->stx->stx_mnt_id) {
+		struct lazy *l = lazy_of(f);
+
+		c->keep = mount_of(f, l) == 0 ? fattrs_fskeep_find(l->mnt.fstype) : NULL;
+		c->keep_id = f->stx->stx_mnt_id;
+		c->keep_valid = true;
+	}
+	return c->keep == NULL || fattrs_fskeep_test(c->keep, f->stx->stx_mode, k) != 0;
+}
+
+GET_EXTERN(get_f_kflag)
+{
+	const struct fattrs_kflag *k = d->arg;
+	const struct fattrs_kattr *a;
+	enum kread how = kflag_read(k);
+	int r;
+
+	if (how == K_STATX) {
+		if (!(f->stx->stx_attributes_mask & k->statx_attr))
+			v->s = state_words[FMT_ST_UNSUPPORTED];
+		else
+			v->s = (f->stx->stx_attributes & k->statx_attr) ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
+		return V_OK;
+	}
+	r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
+	if (r == -EOPNOTSUPP) {
+		v->s = state_words[FMT_ST_UNSUPPORTED];
+		return V_OK;
+	}
+	if (r < 0) {
+		v->s = "?";
+		return V_ERR;
+	}
+	r = fattrs_kattr_test(a, k);
+	if (r == 0 && !fs_keeps(f, k))
+		r = -EOPNOTSUPP;
+	v->s = r < 0 ? state_words[FMT_ST_UNSUPPORTED] : r ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
+	return V_OK;
+}
+
+GET_EXTERN(get_f_projid)
+{
+	const struct fattrs_kattr *a;
+	int r = kattr(f, FATTRS_KATTR_XFLAGS, &a);
+
+	if (r == -EOPNOTSUPP)
+		return V_NA;
+	if (r < 0)
+		return V_ERR;
+	v->u = a->projid;
+	return V_OK;
+}
+
+/* A statx-only attribute flag (@d->arg: its STATX_ATTR_* bit). */
+GET_EXTERN(get_f_sattr)
+{
+	uint64_t bit = *(const uint64_t *)d->arg;
+
+	if (!(f->stx->stx_attributes_mask & bit))
+		v->s = state_words[FMT_ST_UNSUPPORTED];
+	else
+		v->s = (f->stx->stx_attributes & bit) ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
+	return V_OK;
+}
+
+/* What the filesystem of @f's mount offers for the fattrs flags: probed once per mount. */
+static int fcaps(struct fmt_file *f, const char *path, struct fattrs_fcaps *ret)
+{
+	struct fmt_ctx *c = f->ctx;
+	uint64_t id = f->stx->stx_mnt_id;
+	bool cache = has(f, STATX_MNT_ID);
+	int r;
+
+	if (cache) {
+		for (size_t i = 0; i < c->n_fcaps; i++) {
+			if (c->fcaps[i].mnt_id == id) {
+				*ret = c->fcaps[i].caps;
+				return 0;
+			}
+		}
+	}
+	r = fattrs_fcaps_probe(path, nofollow(f), ret);
+	if (r < 0 || !cache)
+		return r;
+	if (c->n_fcaps == c->cap_fcaps) {
+		size_t cap = c->cap_fcaps ? 2 * c->cap_fcaps : 4;
+		struct fcaps_entry *e = realloc(c->fcaps, cap * sizeof(*e));
+
+		if (e == NULL)
+			return 0;	/* probed again next time */
+		c->fcaps = e;
+		c->cap_fcaps = cap;
+	}
+	c->fcaps[c->n_fcaps++] = (struct fcaps_entry){ .mnt_id = id, .caps = *ret };
+	return 0;
+}
+
+static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
+{
+	struct lazy *l = lazy_of(f);
+
+	if (l->ferr == 1) {
+		const char *path = plain_path(f, l);
+		struct fattrs_fcaps caps;
+
+		if (path == NULL) {
+			l->ferr = -ENOMEM;
+		} else {
+			l->ferr = fcaps(f, path, &caps);
+			l->caps = caps;
+			if (l->ferr == 0)
+				l->ferr = fattrs_fflags_get(path, nofollow(f),
+							    has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
+							    &caps, f->stx, &l->ff);
+		}
+		if (l->ferr < 0)
+			cli_warn(-l->ferr, _("cannot llistxattr %s"), qname(f));
+		for (size_t i = 0; l->ferr == 0 && i < FATTRS_NFFLAGS; i++) {
+			/* fattrs(7): never guessed, warned about once per file */
+			char *q;
+
+			if (l->ff.invalid[i] == NULL)
+				continue;
+			q = cli_quotearg_alloc(l->ff.invalid[i], l->ff.invalid_len[i], CLI_QS_SHELL_ESCAPE_ALWAYS);
+			cli_warn(0, _("warning: %s: %s holds %s, neither 1 nor 0: the flag reads as invalid"),
+				 qname(f), fattrs_fflag_info((enum fattrs_fflag)i)->xattr, q != NULL ? q : "?");
+			free(q);
+		}
+	}
+	*ret = &l->ff;
+	return l->ferr;
+}
+
+static const enum fmt_state fstates[] = {
+	[FATTRS_FCLEAR] = FMT_ST_CLEAR,
+	[FATTRS_FSET] = FMT_ST_SET,
+	[FATTRS_FINVALID] = FMT_ST_INVALID,
+	[FATTRS_FUNSUPPORTED] = FMT_ST_UNSUPPORTED,
+};
+
+GET_EXTERN(get_f_fflag)
+{
+	enum fattrs_fflag flag = *(const enum fattrs_fflag *)d->arg;
+	const struct fattrs_fflags *ff;
+
+	if (fflags(f, &ff) < 0) {
+		v->s = "?";
+		return V_ERR;
+	}
+	v->s = state_words[fstates[ff->state[flag]]];
+	return V_OK;
+}
+
+/* The other names under user.fattr., as they are, joined by ",". */
+GET_EXTERN(get_f_fattrs_other)
+{
+	struct lazy *l = lazy_of(f);
+	const struct fattrs_fflags *ff;
+	size_t len = 1;
+	char *p;
+
+	if (fflags(f, &ff) < 0) {
+		v->s = "?";
+		return V_ERR;
+	}
+	if (l->other == NULL) {
+		for (size_t i = 0; i < ff->n_unknown; i++)
+			len += strlen(ff->unknown[i]) + 1;
+		l->other = p = malloc(len);
+		if (p == NULL) {
+			cli_warn(ENOMEM, _("cannot llistxattr %s"), qname(f));
+			v->s = "?";
+			return V_ERR;
+		}
+		*p = '\0';
+		for (size_t i = 0; i < ff->n_unknown; i++)
+			p += sprintf(p, "%s%s", i > 0 ? "," : "", ff->unknown[i]);
+	}
+	v->s = l->other;
+	return V_OK;
+}
+
+const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
+{
+	struct lazy *l = &f->ctx->lazy;
+	enum fattrs_fflag flag;
+	const struct fattrs_fflag_info *fi;
+	unsigned int src;
+	size_t n = 0;
+
+	if (d->get != get_f_fflag || l->owner != f || l->ferr != 0)
+		return NULL;
+	flag = *(const enum fattrs_fflag *)d->arg;
+	fi = fattrs_fflag_info(flag);
+	if (l->ff.state[flag] == FATTRS_FINVALID)
+		return fi->xattr;
+	if (l->ff.state[flag] != FATTRS_FSET)
+		return NULL;
+	src = l->ff.source[flag];
+	l->detail[0] = '\0';
+	if (src & FATTRS_FSRC_STATX)
+		n += (size_t)snprintf(l->detail + n, sizeof(l->detail) - n, "statx");
+	if ((src & FATTRS_FSRC_NATIVE) && n < sizeof(l->detail))
+		n += (size_t)snprintf(l->detail + n, sizeof(l->detail) - n, "%s%s", n ? "," : "",
+				      l->caps.native == FATTRS_NATIVE_CIFS ? FATTRS_CIFS_ATTRIB_XATTR
+									   : FATTRS_NTFS_ATTRIB_XATTR);
+	if ((src & FATTRS_FSRC_XATTR) && n < sizeof(l->detail))
+		snprintf(l->detail + n, sizeof(l->detail) - n, "%s%s", n ? "," : "", fi->xattr);
+	return l->detail;
+}
