@@ -34,6 +34,7 @@
 #ifndef FATTRS_H
 #define FATTRS_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,17 @@
 #define FATTRS_DEFAULT_TMPDIR "/tmp"
 /* Hidden sibling names used while replacing a file (a dot file). */
 #define FATTRS_HIDDEN_TEMPLATE ".tmpcreate.XXXXXXXXXX"
+
+/* ------------------------------------------------------------ addressing */
+
+/**
+ * fattrs_at_nofollow() - the *at(2) flags that say whether the last
+ * component of a path is followed: AT_SYMLINK_NOFOLLOW when @nofollow.
+ */
+static inline unsigned fattrs_at_nofollow(bool nofollow)
+{
+	return nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+}
 
 /* ------------------------------------------------------------ random names */
 
@@ -570,6 +582,7 @@ int fattrs_statx(int dirfd, const char *path, int flags, unsigned int mask,
  * @fstype:  the file system type
  * @source:  what was mounted (a device, ...), as mountinfo has it
  * @options: the per-mount (VFS) options
+ * @fs_options: the filesystem's own (superblock) options ("upperdir=...")
  * @root:    the directory of the file system mounted there ("/", or a
  *           bind mount's subdirectory: findmnt's FSROOT)
  */
@@ -579,6 +592,7 @@ struct fattrs_mount {
 	const char *fstype;
 	const char *source;
 	const char *options;
+	const char *fs_options;
 	const char *root;
 };
 
@@ -604,6 +618,85 @@ struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m);
  * loaded, or another -errno from reading the table.
  */
 int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret);
+
+/**
+ * fattrs_mounts_each() - call @fn for each mount of the table, in its
+ * order, until @fn returns other than 0.  The table is parsed on the first
+ * call of any lookup.
+ *
+ * Returns: 0 when every call returned 0, else what @fn returned last, or
+ * -errno as fattrs_mounts_find() (before any call of @fn).
+ */
+int fattrs_mounts_each(struct fattrs_mounts *m, int (*fn)(const struct fattrs_mount *mnt, void *arg), void *arg);
+
+/**
+ * fattrs_mounts_flags_trusted() - whether every mount of the table is of a
+ * type whose kernel flags may be trusted after one read-back (struct
+ * fattrs_fstype's @flags_trusted): then which mount a file is on does not
+ * decide whether a change of nodump, noatime or sync sticks.
+ *
+ * Returns: 1 or 0, or -errno as fattrs_mounts_find().
+ */
+int fattrs_mounts_flags_trusted(struct fattrs_mounts *m);
+
+/* ---------------------------------------------------- what a mount keeps */
+
+/**
+ * struct fattrs_mntinfo - what one mount is, for the questions of what it
+ * keeps.  The strings belong to the mount table.
+ * @mnt_id: the (reusable) mount id
+ * @fstype: its type as the mount table has it, NULL when the mount is not
+ *          in the table (or libmount cannot be loaded)
+ * @type:   the table's row of that type (fattrs_fstype_find()), or NULL
+ * @keeps:  the row whose kernel flags a file there keeps: @type's own, or
+ *          an overlay's upper layer's (found by its upperdir option);
+ *          NULL when not known
+ */
+struct fattrs_fstype;
+
+struct fattrs_mntinfo {
+	uint64_t mnt_id;
+	const char *fstype;
+	const struct fattrs_fstype *type;
+	const struct fattrs_fstype *keeps;
+};
+
+struct fattrs_mntcache;
+struct fattrs_fcaps;
+
+/**
+ * fattrs_mntcache_new() - a cache of what each mount keeps, by mount id.
+ * @mounts: the mount table to look mounts up in (the caller's, which must
+ *          outlive the cache), or NULL for one of the cache's own
+ *
+ * Returns: the object, or NULL when out of memory.
+ */
+struct fattrs_mntcache *fattrs_mntcache_new(struct fattrs_mounts *mounts);
+
+/** fattrs_mntcache_free() - release the cache.  Returns: NULL. */
+struct fattrs_mntcache *fattrs_mntcache_free(struct fattrs_mntcache *c);
+
+/** fattrs_mntcache_mounts() - the mount table the cache looks mounts up in. */
+struct fattrs_mounts *fattrs_mntcache_mounts(struct fattrs_mntcache *c);
+
+/**
+ * fattrs_mntcache_get() - what mount @mnt_id (statx(2) STATX_MNT_ID) is,
+ * looked up on the first call for it (a mount not in the table is cached
+ * as one of no known type).
+ *
+ * Returns: 0, -EINVAL for a @mnt_id of 0, or -ENOMEM.
+ */
+int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattrs_mntinfo *ret);
+
+/**
+ * fattrs_mntcache_fcaps() - where mount @mnt_id keeps the fattrs(7)
+ * flags: fattrs_fcaps_probe() of @path, a file on it, on the first call
+ * for it.  A @mnt_id of 0 (not known) probes every time.
+ *
+ * Returns: 0, or -errno as fattrs_fcaps_probe() (nothing cached then).
+ */
+int fattrs_mntcache_fcaps(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
+			  struct fattrs_fcaps *ret);
 
 /* ------------------------------------------------------------ tree walk */
 

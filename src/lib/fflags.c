@@ -120,6 +120,19 @@ int fattrs_fflag_find(const char *name)
 	return -1;
 }
 
+const char *fattrs_fstate_name(enum fattrs_fstate s)
+{
+	static const char *const names[] = {
+		[FATTRS_FCLEAR] = "clear",
+		[FATTRS_FSET] = "set",
+		[FATTRS_FINVALID] = "invalid",
+		[FATTRS_FUNSUPPORTED] = "unsupported",
+		[FATTRS_FUNREADABLE] = "not readable",
+	};
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : NULL;
+}
+
 enum fattrs_fstate fattrs_fflag_value(const void *v, size_t len)
 {
 	if (len != 1 || v == NULL)
@@ -295,8 +308,7 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 
 	if (xgetxattr(target, nofollow, FATTRS_NTFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		caps.native = FATTRS_NATIVE_NTFS;
-	} else if (statfs(target, &sfs) == 0 &&
-		   native_of(&sfs) == FATTRS_NATIVE_CIFS &&
+	} else if (statfs(target, &sfs) == 0 && native_of(&sfs) == FATTRS_NATIVE_CIFS &&
 		   xgetxattr(target, nofollow, FATTRS_CIFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		caps.native = FATTRS_NATIVE_CIFS;
 	}

@@ -72,13 +72,26 @@ const struct fattrs_fflag_info *fattrs_fflag_info(enum fattrs_fflag f);
  */
 int fattrs_fflag_find(const char *name);
 
-/* What a flag reads as. */
+/*
+ * What a flag reads as: the one vocabulary of flag states, for the four
+ * flags and the kernel's (fattrs_kflag_state()).
+ */
 enum fattrs_fstate {
 	FATTRS_FCLEAR = 0,	/* no source says set */
 	FATTRS_FSET,		/* some source says set */
 	FATTRS_FINVALID,	/* the xattr holds a value other than "1" or "0", and no other source says set */
 	FATTRS_FUNSUPPORTED,	/* the file cannot carry the flag (file type, filesystem) */
+	FATTRS_FUNREADABLE,	/* it could not be read (an error other than "not supported") */
 };
+
+/**
+ * fattrs_fstate_name() - the word of state @s: "clear", "set", "invalid",
+ * "unsupported", "not readable" (English, as xstat, setfattrs and their
+ * JSON write them).
+ *
+ * Returns: the word, or NULL for a value not in the enum.
+ */
+const char *fattrs_fstate_name(enum fattrs_fstate s);
 
 /**
  * fattrs_fflag_value() - what the xattr value @v (@len bytes, not

@@ -51,6 +51,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -232,4 +233,53 @@ int fattrs_fskeep_test(const struct fattrs_fskeep *k, mode_t mode, const struct 
 int fattrs_fstype_keeps(const struct fattrs_fstype *t, mode_t mode, const struct fattrs_kflag *f)
 {
 	return fattrs_fskeep_test(t != NULL ? &t->kept : NULL, mode, f);
+}
+
+enum fattrs_fstate fattrs_kflag_state(const struct fattrs_kflag *f, const struct fattrs_statx_buf *stx,
+				      const struct fattrs_kattr *a, int aerr, const struct fattrs_fstype *keeps,
+				      enum fattrs_fsanswer *ret_support)
+{
+	/* statx's DAX bit is the state in effect, in every mask: not the flag */
+	uint64_t sx = f->statx_attr == STATX_ATTR_DAX ? 0 : f->statx_attr;
+	enum fattrs_fsanswer support = FATTRS_FS_UNKNOWN;
+	enum fattrs_fstate s;
+	int v;
+
+	if (sx != 0 && stx != NULL) {
+		if (stx->stx_attributes_mask & sx) {
+			support = FATTRS_FS_YES;
+			s = (stx->stx_attributes & sx) ? FATTRS_FSET : FATTRS_FCLEAR;
+		} else {
+			support = FATTRS_FS_NO;
+			s = FATTRS_FUNSUPPORTED;
+		}
+		goto out;
+	}
+	if (a == NULL) {
+		if (aerr == -EOPNOTSUPP) {
+			support = FATTRS_FS_NO;
+			s = FATTRS_FUNSUPPORTED;
+		} else {
+			s = FATTRS_FUNREADABLE;
+		}
+		goto out;
+	}
+	v = fattrs_kattr_test(a, f);
+	if (v < 0) {
+		/* the word it lives in cannot be read here */
+		support = FATTRS_FS_NO;
+		s = FATTRS_FUNSUPPORTED;
+	} else if (v == 1) {
+		support = FATTRS_FS_YES;
+		s = FATTRS_FSET;
+	} else {
+		int k = fattrs_fstype_keeps(keeps, stx != NULL ? stx->stx_mode : 0, f);
+
+		support = k == 1 ? FATTRS_FS_YES : k == 0 ? FATTRS_FS_NO : FATTRS_FS_UNKNOWN;
+		s = k == 0 ? FATTRS_FUNSUPPORTED : FATTRS_FCLEAR;
+	}
+out:
+	if (ret_support != NULL)
+		*ret_support = support;
+	return s;
 }

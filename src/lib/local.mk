@@ -15,6 +15,7 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/flagops.c \
 	%D%/fstype.c \
 	%D%/kflags.c \
+	%D%/mntcache.c \
 	%D%/mount.c \
 	%D%/path.c \
 	%D%/preserve.c \

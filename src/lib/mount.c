@@ -32,6 +32,7 @@ struct mnt_api {
 	__typeof__(mnt_fs_get_source) *fs_get_source;
 	__typeof__(mnt_fs_get_vfs_options) *fs_get_vfs_options;
 	__typeof__(mnt_fs_get_root) *fs_get_root;
+	__typeof__(mnt_fs_get_fs_options) *fs_get_fs_options;
 };
 
 struct fattrs_mounts {
@@ -68,6 +69,7 @@ static int api_load(struct fattrs_mounts *m)
 		"mnt_new_iter", "mnt_free_iter", "mnt_table_next_fs",
 		"mnt_fs_get_id", "mnt_fs_get_target", "mnt_fs_get_fstype",
 		"mnt_fs_get_source", "mnt_fs_get_vfs_options", "mnt_fs_get_root",
+		"mnt_fs_get_fs_options",
 	};
 	void **slots = (void **)&m->api;
 
@@ -110,6 +112,19 @@ static int table_parse(struct fattrs_mounts *m)
 	return 0;
 }
 
+static struct fattrs_mount entry_of(struct fattrs_mounts *m, struct libmnt_fs *fs)
+{
+	return (struct fattrs_mount) {
+		.id = (uint64_t)m->api.fs_get_id(fs),
+		.target = m->api.fs_get_target(fs),
+		.fstype = m->api.fs_get_fstype(fs),
+		.source = m->api.fs_get_source(fs),
+		.options = m->api.fs_get_vfs_options(fs),
+		.fs_options = m->api.fs_get_fs_options(fs),
+		.root = m->api.fs_get_root(fs),
+	};
+}
+
 static int table_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret)
 {
 	struct libmnt_iter *itr = m->api.new_iter(MNT_ITER_BACKWARD);
@@ -122,14 +137,7 @@ static int table_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount 
 	while (m->api.table_next_fs(m->table, itr, &fs) == 0) {
 		if ((uint64_t)m->api.fs_get_id(fs) != id)
 			continue;
-		*ret = (struct fattrs_mount) {
-			.id = id,
-			.target = m->api.fs_get_target(fs),
-			.fstype = m->api.fs_get_fstype(fs),
-			.source = m->api.fs_get_source(fs),
-			.options = m->api.fs_get_vfs_options(fs),
-			.root = m->api.fs_get_root(fs),
-		};
+		*ret = entry_of(m, fs);
 		r = 0;
 		break;
 	}
@@ -137,17 +145,42 @@ static int table_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount 
 	return r;
 }
 
-int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret)
+/* The table, loaded and parsed on first use. */
+static int table_ready(struct fattrs_mounts *m)
 {
 	int r = api_load(m);
 
+	if (r == 0 && m->table == NULL)
+		r = table_parse(m);
+	return r;
+}
+
+int fattrs_mounts_each(struct fattrs_mounts *m, int (*fn)(const struct fattrs_mount *mnt, void *arg), void *arg)
+{
+	struct libmnt_iter *itr;
+	struct libmnt_fs *fs;
+	int r = table_ready(m);
+
 	if (r < 0)
 		return r;
-	if (m->table == NULL) {
-		r = table_parse(m);
-		if (r < 0)
-			return r;
+	itr = m->api.new_iter(MNT_ITER_FORWARD);
+	if (itr == NULL)
+		return -ENOMEM;
+	while (r == 0 && m->api.table_next_fs(m->table, itr, &fs) == 0) {
+		struct fattrs_mount e = entry_of(m, fs);
+
+		r = fn(&e, arg);
 	}
+	m->api.free_iter(itr);
+	return r;
+}
+
+int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret)
+{
+	int r = table_ready(m);
+
+	if (r < 0)
+		return r;
 	r = table_find(m, id, ret);
 	if (r == -ENOENT && m->parses < 2) {
 		/* Mounted since the table was read: read it once more. */
@@ -156,4 +189,20 @@ int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount
 			r = table_find(m, id, ret);
 	}
 	return r;
+}
+
+/* fattrs_mounts_each() callback: 1 (stop) at the first mount not trusted. */
+static int not_trusted(const struct fattrs_mount *mnt, void *arg)
+{
+	const struct fattrs_fstype *t = fattrs_fstype_find(mnt->fstype);
+
+	(void)arg;
+	return t == NULL || !t->flags_trusted;
+}
+
+int fattrs_mounts_flags_trusted(struct fattrs_mounts *m)
+{
+	int r = fattrs_mounts_each(m, not_trusted, NULL);
+
+	return r < 0 ? r : r == 0;
 }

@@ -147,7 +147,7 @@ bool sf_is_sizehint(const struct fattrs_kflag *f)
 static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 {
 	struct fattrs_kattr now;
-	bool known = fattrs_kattr_get(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
+	bool known = fattrs_kattr_get(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode,
 				      FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &now) == 0;
 
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
@@ -159,43 +159,6 @@ static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 		v = known ? fattrs_kattr_test(&now, f) : -1;
 		p->state[i] = v >= 0 && (v == 1) == p->on[i] ? ST_APPLIED : ST_FAILED;
 	}
-}
-
-/*
- * Whether every mount of this namespace is of a type whose kernel code
- * keeps nodump, noatime and sync on every file it accepts them for, or
- * refuses them loudly, or keeps no kernel flags (the table's
- * flags_trusted): with only these mounted, which one a file is on does not
- * decide whether a change of those three flags sticks.  False if the
- * table cannot be read.
- */
-static bool mounts_keep_trusted(void)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL;
-	size_t cap = 0;
-	bool all = f != NULL, any = false;
-
-	while (all && getline(&line, &cap, f) > 0) {
-		char *sep = strstr(line, " - "), *type, *end;
-		const struct fattrs_fstype *t;
-
-		if (sep == NULL) {
-			all = false;
-			break;
-		}
-		type = sep + 3;
-		end = strchr(type, ' ');
-		if (end != NULL)
-			*end = '\0';
-		t = fattrs_fstype_find(type);
-		all = t != NULL && t->flags_trusted;
-		any = true;
-	}
-	free(line);
-	if (f != NULL)
-		(void)fclose(f);
-	return all && any;
 }
 
 /*
@@ -216,8 +179,12 @@ bool sf_want_nostat(struct setfattrs_control *ctl)
 {
 	if (ctl->ops.assign || ctl->verbose || ctl->dry_run || ctl->json || ctl->reference != NULL)
 		return false;
-	if (ctl->nostat < 0)
-		ctl->nostat = mounts_keep_trusted();
+	if (ctl->nostat < 0) {
+		if (ctl->mntcache == NULL)
+			ctl->mntcache = fattrs_mntcache_new(NULL);
+		ctl->nostat = ctl->mntcache != NULL &&
+			      fattrs_mounts_flags_trusted(fattrs_mntcache_mounts(ctl->mntcache)) == 1;
+	}
 	return ctl->nostat == 1;
 }
 
@@ -232,7 +199,7 @@ static bool plan_stat(struct setfattrs_control *ctl, struct plan *p)
 
 	if (p->mode != 0)
 		return true;
-	if (fstatat(p->dirfd, p->path, &st, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
+	if (fstatat(p->dirfd, p->path, &st, fattrs_at_nofollow(p->nofollow)) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(p->shown));
 		p->unstat = true;
 		return false;
@@ -322,7 +289,7 @@ static bool have_cap(struct setfattrs_control *ctl, unsigned cap)
 /* Apply @c, the planned kernel flags in it; false when something failed (and said). */
 static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
 {
-	unsigned atf = p->nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	unsigned atf = fattrs_at_nofollow(p->nofollow);
 	struct fattrs_kchange dropped = { .xset = 0 };
 	bool trust;
 	int r;
@@ -516,7 +483,7 @@ static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const
 	bool lost = false;
 	int r;
 
-	r = fattrs_kattr_get(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode,
+	r = fattrs_kattr_get(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode,
 			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &after);
 	if (r < 0)
 		return;
@@ -530,7 +497,7 @@ static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const
 	}
 	if (!lost)
 		return;
-	r = fattrs_kattr_change(p->dirfd, p->path, p->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p->mode, &back, NULL);
+	r = fattrs_kattr_change(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode, &back, NULL);
 	if (r >= 0)
 		return;
 	p->failed = true;
@@ -581,7 +548,7 @@ static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *pat
 	if (!ctl->kops || ctl->dry_run || strchr(path, '/') != NULL)
 		return false;
 	if (ctl->byname < 0)
-		ctl->byname = fattrs_kattr_dir_byname(dirfd, nofollow ? AT_SYMLINK_NOFOLLOW : 0) == 1;
+		ctl->byname = fattrs_kattr_dir_byname(dirfd, fattrs_at_nofollow(nofollow)) == 1;
 	return ctl->byname == 1;
 }
 
@@ -599,7 +566,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	struct fattrs_kchange hard, soft, first, last;
 	struct fattrs_kattr kcur;
 	struct fattrs_fflags fcur;
-	unsigned atf = nofollow ? AT_SYMLINK_NOFOLLOW : 0;
+	unsigned atf = fattrs_at_nofollow(nofollow);
 	size_t nk = sf_n_kflags();
 	bool kread = false, fread = false, ok = true, fpending = false;
 	int r;

@@ -50,7 +50,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 	int r;
 
 	if (file != NULL) {
-		r = fattrs_statx(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0,
+		r = fattrs_statx(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow),
 				 STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx);
 		if (r < 0) {
 			cli_warn(-r, _("cannot statx %s"), cli_quote(file));
@@ -60,7 +60,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		keep = fattrs_fskeep_find(sf_mount_type(ctl, &stx));
 		p.mode = stx.stx_mode;
 		p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-		r = fattrs_kattr_get(AT_FDCWD, file, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,
+		r = fattrs_kattr_get(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow), p.mode,
 				     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
 		if (r < 0 && r != -EOPNOTSUPP) {
 			cli_warn(-r, _("cannot read the flags of %s"), cli_quote(file));

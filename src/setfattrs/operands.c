@@ -127,7 +127,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	operand_dir(ctl, file, &dirfd, &name);
 	if (!ctl->recursive && sf_want_nostat(ctl))
 		return sf_change_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
-	if (fstatat(dirfd, name, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0) {
+	if (fstatat(dirfd, name, &st, fattrs_at_nofollow(ctl->nofollow)) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
 		sf_report_unread(ctl, file);
 		return false;
@@ -173,11 +173,11 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	bool kok;
 	int r;
 
-	if (fstatat(AT_FDCWD, rfile, &st, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0) < 0)
+	if (fstatat(AT_FDCWD, rfile, &st, fattrs_at_nofollow(ctl->nofollow)) < 0)
 		cli_die(CLI_EXIT_FAILURE, errno, _("cannot stat %s"), cli_quote(rfile));
 	p.mode = st.st_mode;
 	p.dev = st.st_dev;
-	r = fattrs_kattr_get(AT_FDCWD, rfile, ctl->nofollow ? AT_SYMLINK_NOFOLLOW : 0, p.mode,
+	r = fattrs_kattr_get(AT_FDCWD, rfile, fattrs_at_nofollow(ctl->nofollow), p.mode,
 			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
 	if (r < 0 && r != -EOPNOTSUPP)
 		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the flags of %s"), cli_quote(rfile));

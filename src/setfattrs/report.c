@@ -24,17 +24,22 @@ const char *sf_type_word(mode_t mode)
 }
 
 /* The filesystem type ("ext4") of the file @stx describes, from the mount table (read once); NULL if unknown. */
+int sf_mount_info(struct setfattrs_control *ctl, uint64_t mnt_id, struct fattrs_mntinfo *ret)
+{
+	if (ctl->mntcache == NULL)
+		ctl->mntcache = fattrs_mntcache_new(NULL);
+	if (ctl->mntcache == NULL)
+		return -ENOMEM;
+	return fattrs_mntcache_get(ctl->mntcache, mnt_id, ret);
+}
+
 const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx)
 {
-	struct fattrs_mount m;
+	struct fattrs_mntinfo mi;
 
-	if (!(stx->stx_mask & STATX_MNT_ID))
+	if (!(stx->stx_mask & STATX_MNT_ID) || sf_mount_info(ctl, stx->stx_mnt_id, &mi) < 0)
 		return NULL;
-	if (ctl->mounts == NULL)
-		ctl->mounts = fattrs_mounts_new();
-	if (ctl->mounts == NULL || fattrs_mounts_find(ctl->mounts, stx->stx_mnt_id, &m) < 0)
-		return NULL;
-	return m.fstype;
+	return mi.fstype;
 }
 
 /* The filesystem type of @path ("ext4"), or "this" when it cannot be told. */
@@ -43,7 +48,7 @@ const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *pat
 	struct fattrs_statx_buf stx;
 	const char *type;
 
-	if (fattrs_statx(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, STATX_MNT_ID, &stx) < 0)
+	if (fattrs_statx(dirfd, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx) < 0)
 		return "this";
 	type = sf_mount_type(ctl, &stx);
 	return type != NULL ? type : "this";
@@ -72,7 +77,7 @@ static const char *locked_by(int dirfd, const char *path, bool nofollow, mode_t 
 	size_t n;
 	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
 
-	if (fattrs_kattr_get(dirfd, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, mode,
+	if (fattrs_kattr_get(dirfd, path, fattrs_at_nofollow(nofollow), mode,
 			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &a) < 0)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {

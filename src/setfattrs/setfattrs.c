@@ -157,6 +157,6 @@ out:
 	free(ctl.caps);
 	free(ctl.kept);
 	free((void *)(uintptr_t)ctl.reference);
-	fattrs_mounts_free(ctl.mounts);
+	fattrs_mntcache_free(ctl.mntcache);
 	return rc;
 }

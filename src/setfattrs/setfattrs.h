@@ -43,7 +43,7 @@ struct setfattrs_control {
 	size_t ncaps;
 	struct kept_entry *kept;
 	size_t nkept;
-	struct fattrs_mounts *mounts;
+	struct fattrs_mntcache *mntcache;	/* what each mount is and keeps */
 	int caps_known;		/* 0 until capget(2) was asked (then 1, or -1: it failed) */
 	uint64_t caps_eff;	/* the effective capabilities */
 	int cwd;		/* the working directory at start, or -1 until needed */
@@ -90,6 +90,7 @@ struct plan {
 	bool byname;		/* kernel flags by path in dirfd (FATTRS_KCHANGE_BY_NAME) */
 	mode_t mode;
 	dev_t dev;
+	uint64_t mnt_id;	/* its mount, 0 if not known */
 	bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 	unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 	signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];	/* -1 unknown, 0 clear, 1 set, 2 invalid */
@@ -122,6 +123,7 @@ bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 
 /* report.c: messages and reports */
 const char *sf_type_word(mode_t mode);
+int sf_mount_info(struct setfattrs_control *ctl, uint64_t mnt_id, struct fattrs_mntinfo *ret);
 const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx);
 const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow);
 __attribute__((format(printf, 3, 4)))

@@ -25,8 +25,8 @@ setfattrs_setup_more() {
 	FS_FUNCS='calls by_name'	# fs_run scripts call them
 }
 
-# The filesystem types with which setfattrs skips its own stat (src/setfattrs/apply.c,
-# keeps_trusted[]): written again here, as the test's own oracle.
+# The filesystem types with which setfattrs skips its own stat (the rows of
+# src/lib/fstype.c with flags_trusted): written again here, as the test's own oracle.
 KEEPS_TRUSTED=" ext2 ext3 ext4 xfs btrfs tmpfs devtmpfs proc sysfs devpts cgroup cgroup2 mqueue securityfs debugfs tracefs pstore bpf configfs hugetlbfs binfmt_misc fusectl nsfs ramfs "
 
 # Skip unless every mount of this namespace is of a type on that list (a

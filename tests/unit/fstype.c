@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests of src/lib/fstype.c: the table of filesystem types, and its
+ * Unit tests of src/lib/fstype.c and mntcache.c: the table of filesystem
+ * types, a flag's state, the per-mount cache, and the table's
  * row of $TMPDIR's filesystem against what the kernel does there
  * (tests/lib/fstype.bats runs this on each filesystem the tests mount).
  */
@@ -62,6 +63,63 @@ static void test_fstype__columns(void)
 	is_int(fattrs_fstype_keeps(fattrs_fstype_find("overlay"), S_IFREG, sync), -1,
 	       "overlay: not measured (its layers decide)");
 	is_int(fattrs_fstype_keeps(NULL, S_IFREG, sync), -1, "no row: not known");
+}
+
+static void test_kflag_state__one_answer(void)
+{
+	const struct fattrs_kflag *sync = fattrs_kflag_find("sync"), *imm = fattrs_kflag_find("immutable");
+	const struct fattrs_fstype *tmpfs = fattrs_fstype_find("tmpfs");
+	struct fattrs_statx_buf stx = { .stx_mode = S_IFREG | 0644, .stx_attributes_mask = STATX_ATTR_IMMUTABLE,
+					.stx_attributes = STATX_ATTR_IMMUTABLE };
+	struct fattrs_kattr a = { .have = FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS };
+	enum fattrs_fsanswer sup;
+
+	is_int(fattrs_kflag_state(imm, &stx, NULL, 0, NULL, &sup), FATTRS_FSET, "a statx flag: from statx");
+	is_int(sup, FATTRS_FS_YES, "... supported");
+	stx.stx_attributes_mask = 0;
+	is_int(fattrs_kflag_state(imm, &stx, &a, 0, tmpfs, &sup), FATTRS_FUNSUPPORTED,
+	       "a statx flag the mask lacks: unsupported");
+	is_int(sup, FATTRS_FS_NO, "... not supported");
+	is_int(fattrs_kflag_state(sync, &stx, NULL, -EOPNOTSUPP, NULL, &sup), FATTRS_FUNSUPPORTED,
+	       "no kernel flags here: unsupported");
+	is_int(fattrs_kflag_state(sync, &stx, NULL, -EACCES, NULL, &sup), FATTRS_FUNREADABLE,
+	       "flags that cannot be read: not readable");
+	is_int(sup, FATTRS_FS_UNKNOWN, "... support not known");
+	is_int(fattrs_kflag_state(sync, &stx, &a, 0, tmpfs, &sup), FATTRS_FUNSUPPORTED,
+	       "read clear where the type keeps it not: unsupported");
+	is_int(sup, FATTRS_FS_NO, "... not supported");
+	is_int(fattrs_kflag_state(sync, &stx, &a, 0, NULL, &sup), FATTRS_FCLEAR,
+	       "read clear where the type is not known: clear");
+	is_int(sup, FATTRS_FS_UNKNOWN, "... maybe");
+	a.xflags = FS_XFLAG_SYNC;
+	a.iflags = FS_SYNC_FL;
+	is_int(fattrs_kflag_state(sync, &stx, &a, 0, tmpfs, &sup), FATTRS_FSET, "read set: set, whatever the table");
+	is_int(sup, FATTRS_FS_YES, "... supported");
+	is_str(fattrs_fstate_name(FATTRS_FUNSUPPORTED), "unsupported", "the words: unsupported");
+	is_str(fattrs_fstate_name(FATTRS_FUNREADABLE), "not readable", "the words: not readable");
+	tap_ok(fattrs_fstate_name((enum fattrs_fstate)99) == NULL, "no word for a value out of the enum");
+}
+
+static void test_mntcache__by_mount_id(void)
+{
+	struct fattrs_mntcache *c = fattrs_mntcache_new(NULL);
+	struct fattrs_statx_buf stx;
+	struct fattrs_mntinfo mi, again;
+	struct fattrs_fcaps caps;
+
+	is_int(fattrs_mntcache_get(c, 0, &mi), -EINVAL, "mount id 0 is not one");
+	if (fattrs_statx(topfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID)) {
+		skip_n(4, "no STATX_MNT_ID");
+	} else {
+		is_int(fattrs_mntcache_get(c, stx.stx_mnt_id, &mi), 0, "the test directory's mount");
+		tap_ok(mi.fstype != NULL && mi.type == fattrs_fstype_find(mi.fstype), "its type and row (%s)",
+		       mi.fstype != NULL ? mi.fstype : "none");
+		is_int(fattrs_mntcache_fcaps(c, stx.stx_mnt_id, topdir, false, &caps), 0,
+		       "where it keeps the fattrs flags, probed");
+		tap_ok(fattrs_mntcache_get(c, stx.stx_mnt_id, &again) == 0 && again.type == mi.type &&
+		       again.keeps == mi.keeps, "asked again: the same answer");
+	}
+	tap_ok(fattrs_mntcache_free(c) == NULL && fattrs_mntcache_free(NULL) == NULL, "free returns NULL");
 }
 
 /* What the kernel answers for @what in the test directory: 1 yes, 0 no, -1 could not tell. */
@@ -141,6 +199,8 @@ int main(void)
 	test_fstype__find_by_name();
 	test_fstype__by_magic();
 	test_fstype__columns();
+	test_kflag_state__one_answer();
+	test_mntcache__by_mount_id();
 	test_fstype__row_matches_the_kernel();
 	/* The plan at the end: the table's rows decide how many results. */
 	tap_plan(tap_n);
