@@ -248,9 +248,11 @@ static enum fattrs_native native_of(const struct statfs *sfs)
 int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret)
 {
 	struct fattrs_fcaps caps = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
+	const struct fattrs_fstype *t;
 	const char *target = path;
 	char *real = NULL, *dir = NULL;
 	struct statfs sfs;
+	bool have_sfs;
 	mode_t mode;
 	int r;
 
@@ -278,7 +280,17 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 		nofollow = false;
 	}
 
-	r = probe_user_xattr(target, nofollow);
+	/*
+	 * Where the table knows the type keeps no user xattrs, that is the
+	 * answer: sysfs answers a getxattr with ENODATA, as if it had them,
+	 * and refuses every setxattr with EOPNOTSUPP.
+	 */
+	have_sfs = statfs(target, &sfs) == 0;
+	t = have_sfs ? fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
+	if (t != NULL && t->user_xattr == FATTRS_FS_NO)
+		r = 0;
+	else
+		r = probe_user_xattr(target, nofollow);
 	/*
 	 * A file's directory is on its mount; a directory's parent may not be.
 	 * Through a followed link, that is the directory of the file it leads
@@ -308,7 +320,7 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 
 	if (xgetxattr(target, nofollow, FATTRS_NTFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		caps.native = FATTRS_NATIVE_NTFS;
-	} else if (statfs(target, &sfs) == 0 && native_of(&sfs) == FATTRS_NATIVE_CIFS &&
+	} else if (have_sfs && native_of(&sfs) == FATTRS_NATIVE_CIFS &&
 		   xgetxattr(target, nofollow, FATTRS_CIFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		caps.native = FATTRS_NATIVE_CIFS;
 	}

@@ -37,17 +37,23 @@ static const char *kstored(const struct fattrs_kflag *f)
 	return f->xflag != 0 && f->iflag != 0 ? "fsxattr+flags" : f->xflag != 0 ? "fsxattr" : "flags";
 }
 
+/* The SUPPORTED column's word of @a. */
+static const char *support_word(enum fattrs_fsanswer a)
+{
+	return a == FATTRS_FS_YES ? "yes" : a == FATTRS_FS_NO ? "no" : "maybe";
+}
+
 int sf_list_main(struct setfattrs_control *ctl, const char *file)
 {
 	struct fattrs_kattr ka;
 	struct fattrs_fflags ff = { .unknown = NULL };
 	struct fattrs_statx_buf stx;
+	struct fattrs_mntinfo mi = { .keeps = NULL };
 	const struct fattrs_fcaps *caps = NULL;
 	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
-	const struct fattrs_fskeep *keep = NULL;
-	bool kok = false, fok = false;
+	bool fok = false;
 	size_t nk = sf_n_kflags();
-	int r;
+	int r, kerr = 0;
 
 	if (file != NULL) {
 		r = fattrs_statx(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow),
@@ -56,17 +62,18 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 			cli_warn(-r, _("cannot statx %s"), cli_quote(file));
 			return CLI_EXIT_FAILURE;
 		}
-		/* what its type keeps (NULL: a type not measured, or not known) */
-		keep = fattrs_fskeep_find(sf_mount_type(ctl, &stx));
+		/* what its mount keeps (keeps NULL: a type not measured, or not known) */
+		if (stx.stx_mask & STATX_MNT_ID)
+			(void)sf_mount_info(ctl, stx.stx_mnt_id, &mi);
 		p.mode = stx.stx_mode;
 		p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-		r = fattrs_kattr_get(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow), p.mode,
-				     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
-		if (r < 0 && r != -EOPNOTSUPP) {
-			cli_warn(-r, _("cannot read the flags of %s"), cli_quote(file));
+		p.mnt_id = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0;
+		kerr = fattrs_kattr_get(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow), p.mode,
+					FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
+		if (kerr < 0 && kerr != -EOPNOTSUPP) {
+			cli_warn(-kerr, _("cannot read the flags of %s"), cli_quote(file));
 			return CLI_EXIT_FAILURE;
 		}
-		kok = r == 0;
 		r = sf_caps_for(ctl, &p, &caps);
 		if (r == 0)
 			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, caps, &stx, &ff);
@@ -78,7 +85,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 	}
 	if (!ctl->json) {
 		if (file != NULL)
-			printf("%-18s %-6s %-25s %-7s %-9s %s\n", "FLAG", "LETTER", "STORED", "STATE", "SUPPORTED",
+			printf("%-18s %-6s %-25s %-11s %-9s %s\n", "FLAG", "LETTER", "STORED", "STATE", "SUPPORTED",
 			       "DESCRIPTION");
 		else
 			printf("%-18s %-6s %-25s %s\n", "FLAG", "LETTER", "STORED", "DESCRIPTION");
@@ -87,37 +94,21 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		const struct fattrs_kflag *f = sf_krow(i);
 		const char *state = NULL, *support = NULL;
 		char where[40];
-		int v = -1;
 
 		snprintf(where, sizeof(where), "%s%s", kstored(f), f->readonly ? " (read-only)" : "");
 		if (file != NULL) {
-			v = kok ? fattrs_kattr_test(&ka, f) : -1;
-			state = v == 1 ? "set" : v == 0 ? "clear" : "-";
-			/*
-			 * The kernel says which flags a file system supports only for
-			 * the few statx reports; elsewhere the table of what each
-			 * type keeps (measured) tells, and for the rest only trying.
-			 */
-			int kept = fattrs_fskeep_test(keep, p.mode, f);
-			/* statx's DAX bit is the state in effect, in every mask: not the flag */
-			uint64_t sx = f->statx_attr == STATX_ATTR_DAX ? 0 : f->statx_attr;
+			/* the library's one answer, as xstat's fields have it */
+			enum fattrs_fsanswer sup;
 
-			if (!kok || v < 0)
-				support = "no";
-			else if (v == 1 || (sx != 0 && (stx.stx_attributes_mask & sx)))
-				support = "yes";
-			else if (kept >= 0)
-				support = kept ? "yes" : "no";
-			else if (sx != 0 && (stx.stx_mask & STATX_BASIC_STATS))
-				support = f->readonly ? "no" : "maybe";
-			else
-				support = "maybe";
+			state = fattrs_fstate_name(fattrs_kflag_state(f, &stx, kerr == 0 ? &ka : NULL, kerr,
+								       mi.keeps, &sup));
+			support = support_word(sup);
 		}
 		if (ctl->json) {
 			list_row_json(f->name, f->letter, "kernel", kstored(f), f->readonly, f->description, state,
 				      support);
 		} else if (file != NULL) {
-			printf("%-18s %-6c %-25s %-7s %-9s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
+			printf("%-18s %-6c %-25s %-11s %-9s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
 			       state, support, f->description);
 		} else {
 			printf("%-18s %-6c %-25s %s\n", f->name, f->letter != '\0' ? f->letter : '-', where,
@@ -131,14 +122,13 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		if (fok) {
 			enum fattrs_fstate s = ff.state[k];
 
-			state = s == FATTRS_FSET ? "set" : s == FATTRS_FCLEAR ? "clear" :
-				s == FATTRS_FINVALID ? "invalid" : "-";
+			state = fattrs_fstate_name(s);
 			support = s == FATTRS_FUNSUPPORTED ? "no" : "yes";
 		}
 		if (ctl->json)
 			list_row_json(fi->name, '\0', "fattrs", fi->xattr, false, fi->description, state, support);
 		else if (file != NULL)
-			printf("%-18s %-6c %-25s %-7s %-9s %s\n", fi->name, '-', fi->xattr, state, support,
+			printf("%-18s %-6c %-25s %-11s %-9s %s\n", fi->name, '-', fi->xattr, state, support,
 			       fi->description);
 		else
 			printf("%-18s %-6c %-25s %s\n", fi->name, '-', fi->xattr, fi->description);

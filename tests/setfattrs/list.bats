@@ -4,7 +4,9 @@
 # "supported") for the kernel flags: "no" where the file's filesystem does
 # not keep the flag, "yes" where it does, as chattr and lsattr find it
 # (helpers/kept.bash), on a regular file and a directory of tmpfs, ext4,
-# xfs and btrfs; "maybe" still for a type not measured (an overlay).
+# xfs and btrfs; an overlay answers as its upper layer's type; sysfs has
+# no user xattrs (the kernel refuses every setxattr there). STATE is the
+# one vocabulary of flag states: set, clear, invalid, unsupported.
 # bats file_tags=setfattrs,mount
 
 # Scripts for fs_run are single-quoted: they expand inside the namespace.
@@ -67,16 +69,30 @@ kept_agree() {
 	assert_line --index 0 --partial '"flag":"noatime","letter":"A",'
 	assert_line --index 0 --partial '"state":"clear","supported":"yes"'
 	assert_line --index 1 --partial '"flag":"sync",'
-	assert_line --index 1 --partial '"state":"clear","supported":"no"'
+	assert_line --index 1 --partial '"state":"unsupported","supported":"no"'
 	assert_line --index 2 --partial '"flag":"journal",'
-	assert_line --index 2 --partial '"state":"clear","supported":"no"'
+	assert_line --index 2 --partial '"state":"unsupported","supported":"no"'
 }
 
-@test "overlay (a type not measured: its layers decide): --list FILE says maybe, as before" {
+@test "overlay over tmpfs: --list FILE answers as tmpfs does (unsupported, no); chattr cannot keep sync there either" {
 	fs_require overlay
 	run -0 --separate-stderr fs_run overlay '
 		cd "$D" && touch f || exit 1
-		setfattrs --list f | awk "\$1 == \"sync\" || \$1 == \"journal\" { print \$1, \$4, \$5 }"'
-	assert_line --index 0 'sync clear maybe'
-	assert_line --index 1 'journal clear maybe'
+		chattr +S f 2>/dev/null; lsattr -d f | cut -c1-22
+		setfattrs --list f | awk "\$1 == \"sync\" || \$1 == \"journal\" || \$1 == \"realtime\" || \$1 == \"noatime\" { print \$1, \$4, \$5 }"'
+	assert_line --index 0 '----------------------'
+	assert_line --index 1 'noatime clear yes'
+	assert_line --index 2 'sync unsupported no'
+	assert_line --index 3 'journal unsupported no'
+	assert_line --index 4 'realtime unsupported no'
+}
+
+@test "sysfs: --list FILE says the fattrs flags are unsupported there, as the kernel does (setxattr: Operation not supported)" {
+	require_cmd setfattr
+	run -0 --separate-stderr setfattrs --list /sys/kernel
+	run -0 --separate-stderr bash -c 'setfattrs --list /sys/kernel | awk "\$1 == \"offline\" || \$1 == \"pinned\" { print \$1, \$4, \$5 }"'
+	assert_line --index 0 'offline unsupported no'
+	assert_line --index 1 'pinned unsupported no'
+	run -1 --separate-stderr setfattr -n user.fattr.offline -v 1 /sys/kernel
+	[[ $stderr == *'Operation not supported'* ]] || fail "setfattr: $stderr"
 }

@@ -39,12 +39,12 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 		setfattrs -pinned d; echo "rc=$?"
 		getfattr --absolute-names -d -m - "$SD/f" "$SD/d" | grep = || echo "server: no xattr"
 		exit 1'
-	assert_equal "${lines[0]}" 'offline - no'
-	assert_equal "${lines[1]}" 'pinned - no'
-	assert_equal "${lines[2]}" 'integrity - no'
-	assert_equal "${lines[3]}" 'noscrub - no'
-	assert_equal "${lines[4]}" 'offline - no'
-	assert_line --index 5 --partial '"state":"-","supported":"no"'
+	assert_equal "${lines[0]}" 'offline unsupported no'
+	assert_equal "${lines[1]}" 'pinned unsupported no'
+	assert_equal "${lines[2]}" 'integrity unsupported no'
+	assert_equal "${lines[3]}" 'noscrub unsupported no'
+	assert_equal "${lines[4]}" 'offline unsupported no'
+	assert_line --index 5 --partial '"state":"unsupported","supported":"no"'
 	# xstat says the same of both kinds
 	assert_equal "${lines[6]}" 'unsupported unsupported unsupported unsupported unsupported unsupported'
 	assert_equal "${lines[7]}" 'unsupported unsupported unsupported unsupported unsupported unsupported'
@@ -70,8 +70,8 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 			"$KFLAGS" $mode change +nodump g; echo "rc=$?"
 		done
 		exit 1'
-	assert_equal "${lines[0]}" 'nodump - no'
-	assert_equal "${lines[1]}" 'immutable - no'
+	assert_equal "${lines[0]}" 'nodump unsupported no'
+	assert_equal "${lines[1]}" 'immutable unsupported no'
 	assert_equal "${lines[2]}" 'rc=1'
 	assert_equal "${lines[3]}" 'rc=1'
 	# kflags change prints the library's answer: -EOPNOTSUPP, nodump (0x80) not in effect
@@ -109,7 +109,7 @@ listed() { local f=$1; shift; for w in "$@"; do setfattrs --list "$f" | awk -v w
 	assert_equal "${lines[2]}" 'user.fattr.offline="1"'
 	assert_equal "${lines[3]}" 'offline set yes'
 	assert_equal "${lines[4]}" 'pinned clear yes'
-	assert_equal "${lines[5]}" 'nodump - no'
+	assert_equal "${lines[5]}" 'nodump unsupported no'
 	assert_equal "${lines[6]}" 'rc=0'
 	assert_equal "${lines[7]}" 'user.fattr.integrity="1"'
 	assert_equal "${lines[8]}" 'user.fattr.pinned="1"'

@@ -122,3 +122,11 @@ kept_agree() {
 		xstat -c "%{sync} %{dax} %{noatime}" f'
 	assert_line --index 1 'clear clear clear'
 }
+
+@test "sysfs: the fattrs flags read unsupported, as the kernel refuses every user xattr there (getxattr says ENODATA, setxattr EOPNOTSUPP)" {
+	require_cmd setfattr
+	run -0 --separate-stderr xstat -c '%{offline} %{pinned} %{integrity} %{noscrub}' /sys/kernel
+	assert_output 'unsupported unsupported unsupported unsupported'
+	run -1 --separate-stderr setfattr -n user.fattr.offline -v 1 /sys/kernel
+	[[ $stderr == *'Operation not supported'* ]] || fail "setfattr: $stderr"
+}
