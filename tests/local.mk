@@ -121,7 +121,10 @@ EXTRA_DIST += \
 	tests/helpers/sysctl.bash \
 	tests/helpers/mounts.bash \
 	tests/helpers/races.bash \
-	tests/helpers/stat-compat.bash
+	tests/helpers/stat-compat.bash \
+	tests/install/package.bats \
+	tests/install/files.list \
+	tests/install/not-in-tarball
 
 # ---- libFuzzer targets: tests/fuzz/NAME.c with its seeds in tests/fuzz/corpus/NAME/,
 # built with clang by tests/fuzz/run.sh (not by make check, not with the gcc build).

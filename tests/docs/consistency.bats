@@ -400,7 +400,8 @@ help_directives() {
 		[unshare]=util-linux [getfacl]=acl [setfacl]=acl [getfattr]=attr [setfattr]=attr
 		[fish]=fish [zsh]=zsh [groff]=groff-base [lexgrog]=man-db [jq]=jq [python3]=python3
 		[shellcheck]=shellcheck [strace]=strace [valgrind]=valgrind [xfs_io]=xfsprogs
-		[git]=git [localedef]=Essential [timeout]=Essential
+		[git]=git [localedef]=Essential [timeout]=Essential [bash]=Essential
+		[dpkg-buildpackage]=dpkg-dev [lintian]=lintian
 	)
 	local listed c missing=()
 	listed=$(sed 's/#.*//' "$FATTRS_SRCDIR/.ci/packages" | tr -s ' \t' '\n\n')
