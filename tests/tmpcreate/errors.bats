@@ -105,9 +105,11 @@ assert_dir_empty() {
 	assert_output --partial '--method'
 }
 
-@test "--version and -V print 'tmpcreate (fattrs) X.Y.Z' and exit 0, or 1 on /dev/full" {
+@test "--version and -V print 'tmpcreate (fattrs) VERSION' and exit 0, or 1 on /dev/full" {
 	run -0 --separate-stderr tmpcreate --version
-	assert_regex "$output" '^tmpcreate \(fattrs\) [0-9]+\.[0-9]+\.[0-9]+$'
+	# The forms of build-aux/git-version-gen: 0.2.0, 0.2.0.5-1a2b3c4,
+	# 0.1.0-dev.176-1a2b3c4, each with -dirty after it in a changed tree.
+	assert_regex "$output" '^tmpcreate \(fattrs\) [0-9]+\.[0-9]+\.[0-9]+(\.[0-9]+-[0-9a-f]{7,}|-dev\.[0-9]+-[0-9a-f]{7,})?(-dirty)?$'
 	assert_equal "$stderr" ''
 	local v=$output
 	run -0 --separate-stderr tmpcreate -V
