@@ -40,7 +40,9 @@ struct fattrs_fskeep {
  * @name:       the type as libmount and findmnt(8) name it ("ext4",
  *              "fuse.sshfs"); "fuse" and "fuseblk" stand for every FUSE
  *              server without a row of its own
+ *              (NULL: a row GNU stat's names only, by magic)
  * @magic:      statfs(2) f_type (ext2, ext3 and ext4 share one)
+ * @gnu_name:   what GNU stat 9.1 calls the magic (%T: "ext2/ext3")
  * @user_xattr: user.* xattrs on regular files and directories
  * @tmpfile:    open(2) O_TMPFILE
  * @noreplace:  renameat2(2) RENAME_NOREPLACE
@@ -64,6 +66,7 @@ struct fattrs_fskeep {
 struct fattrs_fstype {
 	const char *name;
 	uint32_t magic;
+	const char *gnu_name;
 	enum fattrs_fsanswer user_xattr, tmpfile, noreplace, links;
 	bool local, remote, flags_trusted, special_kflags, copy_up;
 	enum fattrs_native native;
@@ -88,6 +91,14 @@ const struct fattrs_fstype *fattrs_fstype_find(const char *name);
  * Returns: the row, or NULL.
  */
 const struct fattrs_fstype *fattrs_fstype_by_magic(uint32_t magic);
+
+/**
+ * fattrs_fstype_gnu_name() - what GNU stat(1) 9.1 calls statfs(2) magic
+ * @magic (its %T: "ext2/ext3", "tmpfs", "fuseblk", ...).
+ *
+ * Returns: the name, or NULL for a magic GNU stat has no name for.
+ */
+const char *fattrs_fstype_gnu_name(uint32_t magic);
 
 /**
  * fattrs_fstype_keeps() - whether a file of @mode (its S_IFMT bits count)

@@ -241,7 +241,7 @@ static bool is_proc(const struct statfs *sfs)
 {
 	const struct fattrs_fstype *t = fattrs_fstype_by_magic((uint32_t)sfs->f_type);
 
-	return t != NULL && strcmp(t->name, "proc") == 0;
+	return t != NULL && t->name != NULL && strcmp(t->name, "proc") == 0;
 }
 
 static bool proc_usable(void)
