@@ -101,6 +101,7 @@ BATS_TESTS = \
 	tests/xstat/inherit.bats \
 	tests/xstat/kept.bats \
 	tests/helpers/fs.bats \
+	tests/helpers/netfs.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \
 	tests/docs/xstat-named.bats \
@@ -115,6 +116,7 @@ EXTRA_DIST += \
 	tests/helpers/callers.bash \
 	tests/helpers/completion.bash \
 	tests/helpers/fs.bash \
+	tests/helpers/netfs.bash \
 	tests/helpers/fault.bash \
 	tests/helpers/setfattrs.bash \
 	tests/helpers/kept.bash \
