@@ -2,7 +2,7 @@
 /*
  * killer: kill -9 trials of `tmpcreate -o FILE` in one directory.
  *
- *   killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k DIR] -t TMPCREATE DIR
+ *   killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k DIR] [-m METHOD] -t TMPCREATE DIR
  *
  * Each trial: FILE (DIR/f) holds a known content X (or is absent, one trial
  * in ten); `tmpcreate -o FILE` is started with a new content Y of a random
@@ -24,6 +24,9 @@
  * `tmpcreate -o FILE` of a content Z that is not killed, must exit 0,
  * leave FILE = Z, and leave no ".tmpcreate." name in DIR: else "left".
  * Z is the next trial's X.
+ *
+ * -m METHOD runs every tmpcreate with --method=METHOD (named: the hidden
+ * name and its reclaim on filesystems where auto would use O_TMPFILE).
  *
  * Prints one line per 100 trials on stderr and, at the end, one line of
  * "key=value" figures on stdout.  Exits 0 when nothing was torn or left
@@ -50,7 +53,8 @@
 
 #define HIDDEN_PREFIX ".tmpcreate."
 
-static const char *tmpcreate, *dir, *keepdir;
+static const char *tmpcreate, *dir, *keepdir, *method;
+static char method_arg[64];
 static char file[4096];
 static uint64_t rng;
 
@@ -157,7 +161,10 @@ static void child_start(struct child *ch)
 		dup2(p[0], 0);
 		if (ch->err >= 0)
 			dup2(ch->err, 2);
-		execl(tmpcreate, "tmpcreate", "-o", file, (char *)NULL);
+		if (method != NULL)
+			execl(tmpcreate, "tmpcreate", method_arg, "-o", file, (char *)NULL);
+		else
+			execl(tmpcreate, "tmpcreate", "-o", file, (char *)NULL);
 		_exit(127);
 	}
 	close(p[0]);
@@ -297,7 +304,8 @@ static void list_dir(int *hidden, int *other, long trial, bool say)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k KEEPDIR] -t TMPCREATE DIR\n");
+	fprintf(stderr, "usage: killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k KEEPDIR] [-m METHOD] "
+		"-t TMPCREATE DIR\n");
 	exit(2);
 }
 
@@ -312,12 +320,13 @@ int main(int argc, char **argv)
 	struct content x = { 0 }, y = { 0 };
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:S:k:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:S:k:m:t:")) != -1) {
 		switch (opt) {
 		case 'n': trials = strtol(optarg, NULL, 10); break;
 		case 's': seed = strtoull(optarg, NULL, 10); break;
 		case 'S': maxsize = strtoull(optarg, NULL, 10); break;
 		case 'k': keepdir = optarg; break;
+		case 'm': method = optarg; break;
 		case 't': tmpcreate = optarg; break;
 		default: usage();
 		}
@@ -325,6 +334,8 @@ int main(int argc, char **argv)
 	if (optind != argc - 1 || tmpcreate == NULL || trials < 1 || maxsize < 64)
 		usage();
 	dir = argv[optind];
+	if (method != NULL)
+		snprintf(method_arg, sizeof(method_arg), "--method=%s", method);
 	snprintf(file, sizeof(file), "%s/f", dir);
 	if (seed == 0) {
 		struct timespec ts;
