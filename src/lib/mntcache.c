@@ -17,6 +17,7 @@
 
 struct entry {
 	struct fattrs_mntinfo info;
+	bool info_known;	/* looked up in the mount table (only when asked: it loads libmount) */
 	bool fcaps_known;
 	struct fattrs_fcaps fcaps;
 };
@@ -121,7 +122,6 @@ static const struct fattrs_fstype *keeps_of(struct fattrs_mntcache *c, const str
 /* The entry of @mnt_id, made on first use; NULL when out of memory. */
 static struct entry *entry_for(struct fattrs_mntcache *c, uint64_t mnt_id)
 {
-	struct fattrs_mount m;
 	struct entry *e;
 
 	if (c->last < c->n && c->e[c->last].info.mnt_id == mnt_id)
@@ -143,12 +143,6 @@ static struct entry *entry_for(struct fattrs_mntcache *c, uint64_t mnt_id)
 	}
 	e = &c->e[c->n];
 	*e = (struct entry){ .info = { .mnt_id = mnt_id } };
-	/* not in the table (or no libmount): a mount of no known type */
-	if (fattrs_mounts_find(c->mounts, mnt_id, &m) == 0) {
-		e->info.fstype = m.fstype;
-		e->info.type = fattrs_fstype_find(m.fstype);
-		e->info.keeps = keeps_of(c, &m, e->info.type);
-	}
 	c->last = c->n++;
 	return e;
 }
@@ -162,6 +156,17 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 	e = entry_for(c, mnt_id);
 	if (e == NULL)
 		return -ENOMEM;
+	if (!e->info_known) {
+		struct fattrs_mount m;
+
+		/* not in the table (or no libmount): a mount of no known type */
+		if (fattrs_mounts_find(c->mounts, mnt_id, &m) == 0) {
+			e->info.fstype = m.fstype;
+			e->info.type = fattrs_fstype_find(m.fstype);
+			e->info.keeps = keeps_of(c, &m, e->info.type);
+		}
+		e->info_known = true;
+	}
 	*ret = e->info;
 	return 0;
 }

@@ -49,8 +49,8 @@ struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
 	fattrs_fflags_release(&c->lazy.ff);
 	free(c->lazy.path);
 	free(c->lazy.other);
+	fattrs_mntcache_free(c->mntcache);
 	fattrs_mounts_free(c->mounts);
-	free(c->fcaps);
 	cli_buf_free(&c->out);
 	free(c);
 	return NULL;

@@ -33,12 +33,6 @@ struct id_cache {
 	size_t n, cap;
 };
 
-/* What the filesystem of one mount offers for the fattrs flags (probed once per mount). */
-struct fcaps_entry {
-	uint64_t mnt_id;
-	struct fattrs_fcaps caps;
-};
-
 /*
  * What the lookups of one file found (FMT_NEED_*), kept until
  * fmt_file_release().  @owner, @ino and @dev tell whose it is: a caller
@@ -71,14 +65,10 @@ struct fmt_ctx {
 	char *buf;	/* scratch for one value (a link target, a context, a mount point) */
 	struct fattrs_mounts *mounts;
 	bool mounts_warned;
-	struct fcaps_entry *fcaps;
-	size_t n_fcaps, cap_fcaps;
+	struct fattrs_mntcache *mntcache;	/* what each mount keeps (over @mounts) */
 	struct lazy lazy;
 	struct fattrs_mount mnt;	/* the last mount found: the next file is likely on it */
 	bool mnt_valid;
-	bool keep_valid;	/* @keep is what mount @keep_id's type keeps (NULL: not measured) */
-	uint64_t keep_id;
-	const struct fattrs_fskeep *keep;
 	struct cli_buf out;	/* fmt_render() and fmt_json(): one file's output */
 };
 

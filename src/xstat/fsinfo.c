@@ -156,57 +156,73 @@ static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **
 }
 
 /*
- * Does @f's file system keep flag @k?  No system call says: a flag it
- * ignores reads clear.  The answer is the table of what each type keeps
- * (libfattrs: fattrs_fskeep_find(), measured on 6.18), by the type of
- * @f's mount, which the mount table has (read once; the view reads it
- * anyway).  A type, a file type or a flag not measured (xfs's realtime,
- * an overlay, FUSE, a mount the table lacks): true, taken at its word.
+ * The per-mount cache (over the run's mount table): NULL when out of
+ * memory.
  */
-static bool fs_keeps(struct fmt_file *f, const struct fattrs_kflag *k)
+static struct fattrs_mntcache *mntcache_of(struct fmt_ctx *c)
 {
-	struct fmt_ctx *c = f->ctx;
-
-	if (!has(f, STATX_MNT_ID) || !has(f, STATX_TYPE))
-		return true;
-	/* once per mount: the next file is likely on the last one */
-	if (!c->keep_valid || c->keep_id != f->stx->stx_mnt_id) {
-		struct lazy *l = lazy_of(f);
-
-		c->keep = mount_of(f, l) == 0 ? fattrs_fskeep_find(l->mnt.fstype) : NULL;
-		c->keep_id = f->stx->stx_mnt_id;
-		c->keep_valid = true;
-	}
-	return c->keep == NULL || fattrs_fskeep_test(c->keep, f->stx->stx_mode, k) != 0;
+	if (c->mounts == NULL && (c->mounts = fattrs_mounts_new()) == NULL)
+		return NULL;
+	if (c->mntcache == NULL)
+		c->mntcache = fattrs_mntcache_new(c->mounts);
+	return c->mntcache;
 }
 
+/*
+ * The filesystem type whose kept flags apply to @f (the library's
+ * per-mount answer: an overlay's upper layer's type), or NULL when not
+ * known.
+ */
+static const struct fattrs_fstype *keeps_of(struct fmt_file *f)
+{
+	struct fattrs_mntcache *mc;
+	struct fattrs_mntinfo mi;
+
+	if (!has(f, STATX_MNT_ID) || !has(f, STATX_TYPE))
+		return NULL;
+	mc = mntcache_of(f->ctx);
+	if (mc == NULL || fattrs_mntcache_get(mc, f->stx->stx_mnt_id, &mi) < 0)
+		return NULL;
+	return mi.keeps;
+}
+
+static const enum fmt_state fstates[] = {
+	[FATTRS_FCLEAR] = FMT_ST_CLEAR,
+	[FATTRS_FSET] = FMT_ST_SET,
+	[FATTRS_FINVALID] = FMT_ST_INVALID,
+	[FATTRS_FUNSUPPORTED] = FMT_ST_UNSUPPORTED,
+};
+
+/*
+ * A kernel flag's state: the library's one answer (fattrs_kflag_state(),
+ * as setfattrs --list has it), from what is read the cheapest way
+ * (kflag_read()).  The mount's kept flags are asked only of a flag that
+ * reads clear.
+ */
 GET_EXTERN(get_f_kflag)
 {
 	const struct fattrs_kflag *k = d->arg;
-	const struct fattrs_kattr *a;
+	const struct fattrs_kattr *a = NULL;
 	enum kread how = kflag_read(k);
-	int r;
+	enum fattrs_fsanswer sup;
+	enum fattrs_fstate s;
+	int r = 0;
 
-	if (how == K_STATX) {
-		if (!(f->stx->stx_attributes_mask & k->statx_attr))
-			v->s = state_words[FMT_ST_UNSUPPORTED];
-		else
-			v->s = (f->stx->stx_attributes & k->statx_attr) ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
-		return V_OK;
+	if (how != K_STATX) {
+		r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
+		if (r < 0 && r != -EOPNOTSUPP) {
+			v->s = "?";
+			return V_ERR;
+		}
 	}
-	r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
-	if (r == -EOPNOTSUPP) {
-		v->s = state_words[FMT_ST_UNSUPPORTED];
-		return V_OK;
-	}
-	if (r < 0) {
+	s = fattrs_kflag_state(k, f->stx, r == 0 ? a : NULL, r, NULL, &sup);
+	if (s == FATTRS_FCLEAR && sup == FATTRS_FS_UNKNOWN)
+		s = fattrs_kflag_state(k, f->stx, r == 0 ? a : NULL, r, keeps_of(f), NULL);
+	if (s == FATTRS_FUNREADABLE) {
 		v->s = "?";
 		return V_ERR;
 	}
-	r = fattrs_kattr_test(a, k);
-	if (r == 0 && !fs_keeps(f, k))
-		r = -EOPNOTSUPP;
-	v->s = r < 0 ? state_words[FMT_ST_UNSUPPORTED] : r ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
+	v->s = state_words[fstates[s]];
 	return V_OK;
 }
 
@@ -235,36 +251,14 @@ GET_EXTERN(get_f_sattr)
 	return V_OK;
 }
 
-/* What the filesystem of @f's mount offers for the fattrs flags: probed once per mount. */
+/* What the filesystem of @f's mount offers for the fattrs flags: the library probes it once per mount. */
 static int fcaps(struct fmt_file *f, const char *path, struct fattrs_fcaps *ret)
 {
-	struct fmt_ctx *c = f->ctx;
-	uint64_t id = f->stx->stx_mnt_id;
-	bool cache = has(f, STATX_MNT_ID);
-	int r;
+	struct fattrs_mntcache *mc = mntcache_of(f->ctx);
 
-	if (cache) {
-		for (size_t i = 0; i < c->n_fcaps; i++) {
-			if (c->fcaps[i].mnt_id == id) {
-				*ret = c->fcaps[i].caps;
-				return 0;
-			}
-		}
-	}
-	r = fattrs_fcaps_probe(path, nofollow(f), ret);
-	if (r < 0 || !cache)
-		return r;
-	if (c->n_fcaps == c->cap_fcaps) {
-		size_t cap = c->cap_fcaps ? 2 * c->cap_fcaps : 4;
-		struct fcaps_entry *e = realloc(c->fcaps, cap * sizeof(*e));
-
-		if (e == NULL)
-			return 0;	/* probed again next time */
-		c->fcaps = e;
-		c->cap_fcaps = cap;
-	}
-	c->fcaps[c->n_fcaps++] = (struct fcaps_entry){ .mnt_id = id, .caps = *ret };
-	return 0;
+	if (mc == NULL)
+		return fattrs_fcaps_probe(path, nofollow(f), ret);
+	return fattrs_mntcache_fcaps(mc, has(f, STATX_MNT_ID) ? f->stx->stx_mnt_id : 0, path, nofollow(f), ret);
 }
 
 static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
@@ -303,12 +297,6 @@ static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 	return l->ferr;
 }
 
-static const enum fmt_state fstates[] = {
-	[FATTRS_FCLEAR] = FMT_ST_CLEAR,
-	[FATTRS_FSET] = FMT_ST_SET,
-	[FATTRS_FINVALID] = FMT_ST_INVALID,
-	[FATTRS_FUNSUPPORTED] = FMT_ST_UNSUPPORTED,
-};
 
 GET_EXTERN(get_f_fflag)
 {

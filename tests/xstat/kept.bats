@@ -4,8 +4,8 @@
 # not "clear" (%{name}, the view, --json): for each chattr letter, on a
 # regular file and a directory of tmpfs, ext4, xfs and btrfs, what xstat
 # says agrees with what chattr and lsattr find (helpers/kept.bash); the
-# flags only xfs has, with xfs_io.  A type not measured keeps the old
-# answer (an overlay).
+# flags only xfs has, with xfs_io.  An overlay answers as its upper
+# layer's type; sysfs keeps no user xattrs.
 # bats file_tags=xstat,mount
 
 # Scripts for fs_run are single-quoted: they expand inside the namespace.
@@ -114,13 +114,18 @@ kept_agree() {
 	assert_output --partial '"noatime":"clear"'
 }
 
-@test "overlay (a type not measured: its layers decide): sync, dax read clear, as before" {
+@test "overlay over tmpfs: sync, journal, realtime read unsupported, as on the tmpfs file itself and in setfattrs --list; chattr cannot keep sync there" {
 	fs_require overlay
 	run -0 --separate-stderr fs_run overlay '
 		cd "$D" && touch f || exit 1
-		chattr +S f; echo "chattr: $?"
-		xstat -c "%{sync} %{dax} %{noatime}" f'
-	assert_line --index 1 'clear clear clear'
+		chattr +S f 2>/dev/null; lsattr -d f | cut -c1-22
+		xstat -c "%{sync} %{journal} %{realtime} %{dax} %{noatime}" f
+		xstat -c "%{sync} %{journal} %{realtime} %{dax} %{noatime}" "$SD/f"
+		setfattrs --list f | awk "\$1 == \"sync\" || \$1 == \"journal\" || \$1 == \"realtime\" { print \$4 }" | paste -sd" "'
+	assert_line --index 0 '----------------------'
+	assert_line --index 1 'unsupported unsupported unsupported unsupported clear'
+	assert_line --index 2 'unsupported unsupported unsupported unsupported clear'
+	assert_line --index 3 'unsupported unsupported unsupported'
 }
 
 @test "sysfs: the fattrs flags read unsupported, as the kernel refuses every user xattr there (getxattr says ENODATA, setxattr EOPNOTSUPP)" {
