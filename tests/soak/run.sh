@@ -109,6 +109,7 @@ soak_on() {
 	local fs=$1 log=$2
 	case $fs in
 	gluster)
+		: >"$log"
 		if [ ! -r "$srcdir/tests/helpers/netfs.bash" ]; then
 			echo "skip: no tests/helpers/netfs.bash here" >"$log"
 			return 77
