@@ -859,7 +859,7 @@ static void unlink_if(int dirfd, const char *path, const struct stat *st)
  * leftover -- or a dead writer's, which anyone may reclaim -- and a
  * locked one a live writer's new file, left alone.
  */
-static int rename_over(int dirfd, const char *from, const char *to)
+static int rename_over(int dirfd, const char *from, const char *to, int mine, bool random)
 {
 	struct stat a, b;
 
@@ -867,7 +867,20 @@ static int rename_over(int dirfd, const char *from, const char *to)
 		return negerrno();
 	if (fstatat(dirfd, from, &a, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
-	if (fstatat(dirfd, to, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&a, &b))
+	/*
+	 * A @random name (one only this process made, which no other writer
+	 * looks at) still there is this rename's leftover.  A name this
+	 * process holds locked (@mine) is its leftover while it still is the
+	 * locked file: no other writer can hold that lock, nor so make a link
+	 * of that file under the name; anything else there is another
+	 * writer's since (the rename did move ours), which reclaim() leaves
+	 * alone while it lives.  "Still @to's file" cannot tell that: another
+	 * writer's link of the same old FILE, made at the name after the
+	 * rename, is @to's file too once that writer's backup is renamed over
+	 * @to.
+	 */
+	if (random || (mine >= 0 && fstat(mine, &b) == 0 && same_inode(&a, &b)) ||
+	    (mine < 0 && fstatat(dirfd, to, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&a, &b)))
 		(void)unlinkat(dirfd, from, 0);
 	else
 		(void)reclaim(dirfd, from);
@@ -939,14 +952,18 @@ struct backup {
 	bool made_shares_ino;	/* @made: the new link has @path's inode number */
 	int made_fd;	/* @made: O_PATH descriptor opened through @backup, or -1 */
 	char *hidden;
+	bool random;	/* @hidden is a random name, not locked (not lockable here) */
 	int fd;
 	int slot;	/* registry slot of @hidden (signal clean-up) */
 };
 
 struct backup_link_args {
 	const char *src;
-	int fd;		/* the new name, opened and locked */
-	int slot;
+	const struct fattrs_tmpl *tmpl;	/* random names for the private link */
+	int fd;		/* the private link, opened and locked, or -1 */
+	char *priv;	/* its name, until the link has @path's name too */
+	int priv_slot;
+	int slot;	/* registry slot of the name made */
 };
 
 static int link_name(int dirfd, const char *path, void *data)
@@ -954,32 +971,73 @@ static int link_name(int dirfd, const char *path, void *data)
 	return linkat(dirfd, data, dirfd, path, 0) == 0 ? 0 : negerrno();
 }
 
-/* Link @a->src as @path, then lock it through @path; -ENOLCK (nothing left) when it cannot be. */
+/* The private link's name removed (if it is still there), its descriptor kept. */
+static void private_drop(int dirfd, struct backup_link_args *a)
+{
+	if (a->priv == NULL)
+		return;
+	(void)unlinkat(dirfd, a->priv, 0);
+	scratch_forget(a->priv_slot);
+	a->priv_slot = -1;
+	free(a->priv);
+	a->priv = NULL;
+}
+
+/*
+ * Link @a->src as @path, locked from before @path exists.  The link is
+ * made under a random name first, one that no other writer looks at,
+ * opened and flock()ed there, and only then linked as @path (linkat(2)
+ * never replaces a name), the random name removed: a scan of @path
+ * (try_reclaimable()) never finds it unlocked while its writer lives, and
+ * the only name this removes on failure is the random one it made.  (A
+ * link made as @path and locked after, as before, could be taken by a
+ * scan for a dead writer's in between, and the writer, whose lock then
+ * failed, removed the other's name in turn: the other's backup then
+ * failed.  Every writer's link of one old FILE is the same inode, so no
+ * inode comparison could tell the two names apart.)  kill -9 between the
+ * two links leaves the random name, which nobody reclaims.
+ * The private link is made on the first call and kept for the next
+ * ones (try_reclaimable() calls again after a reclaim, then random names).
+ * A @path that is the very file locked here is a dead writer's: no other
+ * writer can hold that lock, so it is removed and linked again.
+ * Returns 0; -EEXIST when @path is taken; -ENOLCK (nothing left) when the
+ * file cannot be opened or locked (unreadable, or another live writer
+ * holds the same old file); or -errno.
+ */
 static int link_locked(int dirfd, const char *path, void *data)
 {
 	struct backup_link_args *a = data;
 	struct stat mine, there;
-	int r = make_registered(dirfd, path, link_name, (void *)(uintptr_t)a->src, &a->slot);
+	int r;
 
+	if (a->fd < 0 && a->priv == NULL) {
+		struct link_args l = { .src = a->src, .scratch = true, .slot = -1 };
+
+		r = try_names(dirfd, a->tmpl, &a->priv, make_link, &l);
+		if (r < 0)
+			return r;
+		a->priv_slot = l.slot;
+		a->fd = openat(dirfd, a->priv, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (a->fd < 0 || flock(a->fd, LOCK_EX | LOCK_NB) < 0) {
+			if (a->fd >= 0)
+				(void)close(a->fd);
+			a->fd = -1;
+			private_drop(dirfd, a);
+			return -ENOLCK;
+		}
+	}
+	if (a->priv == NULL)
+		return -ENOLCK;	/* cannot happen: a->fd is set only with a->priv */
+	r = make_registered(dirfd, path, link_name, a->priv, &a->slot);
+	if (r == -EEXIST && fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    same_inode(&mine, &there)) {
+		(void)unlinkat(dirfd, path, 0);
+		r = make_registered(dirfd, path, link_name, a->priv, &a->slot);
+	}
 	if (r < 0)
 		return r;
-	a->fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (a->fd >= 0 && flock(a->fd, LOCK_EX | LOCK_NB) == 0) {
-		/* Before the lock, a writer may have taken the name for a dead one's: look again. */
-		if (fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    same_inode(&mine, &there))
-			return 0;
-		r = -EEXIST;
-	} else {
-		(void)unlinkat(dirfd, path, 0);
-		r = -ENOLCK;
-	}
-	if (a->fd >= 0)
-		(void)close(a->fd);
-	a->fd = -1;
-	scratch_forget(a->slot);
-	a->slot = -1;
-	return r;
+	private_drop(dirfd, a);
+	return 0;
 }
 
 /*
@@ -1009,9 +1067,9 @@ static void backup_made(int dirfd, const char *path, const char *backup, struct 
 		 same_inode(&mine, &st));
 }
 
-static int backup_prepare(int dirfd, const char *path, const char *backup, struct backup *b)
+static int backup_prepare_once(int dirfd, const char *path, const char *backup, struct backup *b)
 {
-	struct backup_link_args a = { .src = path, .fd = -1, .slot = -1 };
+	struct backup_link_args a = { .src = path, .fd = -1, .priv_slot = -1, .slot = -1 };
 	struct fattrs_tmpl tmpl;
 	struct stat st;
 	char *hidden;
@@ -1039,18 +1097,45 @@ static int backup_prepare(int dirfd, const char *path, const char *backup, struc
 	hidden = hidden_kind_for("~", backup, &tmpl);
 	if (hidden == NULL)
 		return -ENOMEM;
+	a.tmpl = &tmpl;
 	r = try_reclaimable(dirfd, &tmpl, &b->hidden, link_locked, &a);
+	/* Every path taken (or an error): the private link goes, and its lock with it. */
+	private_drop(dirfd, &a);
+	if (r < 0 && a.fd >= 0) {
+		(void)close(a.fd);
+		a.fd = -1;
+	}
 	if (r == -ENOLCK) {
 		/* Not lockable here: a random name, which nobody takes for a dead writer's. */
 		struct link_args l = { .src = path, .scratch = true, .slot = -1 };
 
 		r = try_names(dirfd, &tmpl, &b->hidden, make_link, &l);
 		a.slot = l.slot;
+		b->random = r == 0;
 	}
 	free(hidden);
 	b->fd = a.fd;
 	b->slot = a.slot;
 	return r;
+}
+
+/*
+ * A link of @path fails with ENOENT, though @path is there, when another
+ * writer renames its new file over @path at that moment: the old file,
+ * found by the name, lost its last link before the link was made.  @path
+ * is then looked at again (a new file by now), a few times; a backup
+ * directory that is missing fails each time.
+ */
+static int backup_prepare(int dirfd, const char *path, const char *backup, struct backup *b)
+{
+	struct stat st;
+	int r;
+
+	for (int i = 0;; i++) {
+		r = backup_prepare_once(dirfd, path, backup, b);
+		if (r != -ENOENT || i == 7 || fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return r;
+	}
 }
 
 static void backup_free(struct backup *b)
@@ -1105,14 +1190,14 @@ static int replace_commit(int dirfd, const char *from, const char *path, const c
 	*ret_replaced = false;
 	*ret_backup_failed = false;
 	if (b->hidden == NULL)
-		return rename_over(dirfd, from, path);
+		return rename_over(dirfd, from, path, -1, false);
 	(void)sigfillset(&all);
 	(void)sigprocmask(SIG_BLOCK, &all, &old);
-	r = rename_over(dirfd, from, path);
+	r = rename_over(dirfd, from, path, -1, false);
 	if (r == 0) {
 		scratch_forget(b->slot);
 		b->slot = -1;
-		r = rename_over(dirfd, b->hidden, backup);
+		r = rename_over(dirfd, b->hidden, backup, b->fd, b->random);
 		if (r < 0) {
 			*ret_backup_failed = true;
 			/* Put everything back: the new file under @from again, the old one as @path. */
