@@ -81,6 +81,7 @@ BATS_TESTS = \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
 	tests/setfattrs/filesystems.bats \
+	tests/setfattrs/gluster.bats \
 	tests/setfattrs/cost.bats \
 	tests/setfattrs/netfs.bats \
 	tests/setfattrs/inherit.bats \

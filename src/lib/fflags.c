@@ -245,6 +245,28 @@ static enum fattrs_native native_of(const struct statfs *sfs)
 	return t != NULL ? t->native : FATTRS_NATIVE_NONE;
 }
 
+/*
+ * The table's row for the FUSE mount of @path by the type the mount table
+ * gives it ("fuse.rclone"): FUSE servers share one statfs(2) magic.  NULL
+ * when not known.
+ */
+static const struct fattrs_fstype *fuse_row(const char *path, bool nofollow)
+{
+	const struct fattrs_fstype *t = NULL;
+	struct fattrs_mounts *m;
+	struct fattrs_mount mnt;
+	struct statx stx;
+
+	if (statx(AT_FDCWD, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return NULL;
+	m = fattrs_mounts_new();
+	if (m != NULL && fattrs_mounts_find(m, stx.stx_mnt_id, &mnt) == 0)
+		t = fattrs_fstype_find(mnt.fstype);
+	(void)fattrs_mounts_free(m);
+	return t;
+}
+
 int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret)
 {
 	struct fattrs_fcaps caps = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
@@ -291,6 +313,18 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 		r = 0;
 	else
 		r = probe_user_xattr(target, nofollow);
+	/*
+	 * A FUSE server may answer what it does not implement with EIO
+	 * (rclone's mount does, for every xattr call): where the table says
+	 * its type keeps no user xattrs, that is what the EIO means.  The
+	 * mount table is read only then.
+	 */
+	if (r == -EIO && t != NULL && t->remote && t->user_xattr == FATTRS_FS_UNKNOWN) {
+		const struct fattrs_fstype *u = fuse_row(target, nofollow);
+
+		if (u != NULL && u->user_xattr == FATTRS_FS_NO)
+			r = 0;
+	}
 	/*
 	 * A file's directory is on its mount; a directory's parent may not be.
 	 * Through a followed link, that is the directory of the file it leads
