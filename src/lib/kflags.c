@@ -709,9 +709,19 @@ static bool sizes_dropped(const struct fattrs_kchange *c, const struct xword *w,
 }
 
 /* One word's change: 1 written, 0 nothing to do, or -errno. */
-static int xflags_change(struct target *t, const struct fattrs_kchange *c, bool readback,
-			 struct fattrs_kchange *dropped)
+/* What of @res->dropped was added since @before: refused, not dropped after a read-back. */
+static void refused_since(struct fattrs_kresult *res, const struct fattrs_kchange *before)
 {
+	res->refused.xset |= res->dropped.xset & ~before->xset;
+	res->refused.xclear |= res->dropped.xclear & ~before->xclear;
+	res->refused.iset |= res->dropped.iset & ~before->iset;
+	res->refused.iclear |= res->dropped.iclear & ~before->iclear;
+}
+
+static int xflags_change(struct target *t, const struct fattrs_kchange *c, bool readback,
+			 struct fattrs_kresult *res)
+{
+	struct fattrs_kchange *dropped = &res->dropped, before = res->dropped;
 	struct xword w;
 	uint32_t old, set = c->xset, clear = c->xclear;
 	bool sizes;
@@ -720,6 +730,7 @@ static int xflags_change(struct target *t, const struct fattrs_kchange *c, bool 
 	if (r == -EOPNOTSUPP) {
 		dropped->xset |= set;
 		dropped->xclear |= clear;
+		refused_since(res, &before);
 	}
 	if (r < 0)
 		return r;
@@ -736,6 +747,7 @@ static int xflags_change(struct target *t, const struct fattrs_kchange *c, bool 
 		dropped->xset |= set & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT | FS_XFLAG_COWEXTSIZE) &
 				 ((c->extsize != 0 ? FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT : 0) |
 				  (c->cowextsize != 0 ? FS_XFLAG_COWEXTSIZE : 0));
+		refused_since(res, &before);
 	}
 	if (r < 0)
 		return r;
@@ -752,14 +764,16 @@ static int xflags_change(struct target *t, const struct fattrs_kchange *c, bool 
 }
 
 static int iflags_change(struct target *t, uint32_t set, uint32_t clear,
-			 struct fattrs_kchange *dropped)
+			 struct fattrs_kresult *res)
 {
+	struct fattrs_kchange *dropped = &res->dropped, before = res->dropped;
 	uint32_t old, now;
 	int r = iflags_read(t, &old);
 
 	if (r == -EOPNOTSUPP) {
 		dropped->iset |= set;
 		dropped->iclear |= clear;
+		refused_since(res, &before);
 	}
 	if (r < 0)
 		return r;
@@ -768,8 +782,10 @@ static int iflags_change(struct target *t, uint32_t set, uint32_t clear,
 	if (between_hook != NULL)
 		between_hook(between_arg);
 	r = iflags_write(t, (old & ~clear) | set);
-	if (r == -EOPNOTSUPP)
+	if (r == -EOPNOTSUPP) {
 		(void)not_in_effect(set, clear, old, &dropped->iset, &dropped->iclear);
+		refused_since(res, &before);
+	}
 	if (r < 0)
 		return r;
 	r = iflags_read(t, &now);
@@ -789,9 +805,35 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 			      const struct fattrs_kchange *change, unsigned flags,
 			      struct fattrs_kchange *ret_dropped)
 {
+	struct fattrs_kresult res;
+	int r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, change, flags, &res);
+
+	if (ret_dropped != NULL && (r >= 0 || r == -EOPNOTSUPP))
+		*ret_dropped = res.dropped;
+	return r;
+}
+
+enum fattrs_kfate fattrs_kresult_fate(const struct fattrs_kresult *res, const struct fattrs_kflag *f, bool on)
+{
+	bool x = f->xflag != 0;
+	uint32_t bit = x ? f->xflag : f->iflag;
+	uint32_t refused = x ? (on ? res->refused.xset : res->refused.xclear)
+			     : (on ? res->refused.iset : res->refused.iclear);
+	uint32_t dropped = x ? (on ? res->dropped.xset : res->dropped.xclear)
+			     : (on ? res->dropped.iset : res->dropped.iclear);
+
+	if (refused & bit)
+		return FATTRS_KFATE_REFUSED;
+	return (dropped & bit) ? FATTRS_KFATE_DROPPED : FATTRS_KFATE_DONE;
+}
+
+int fattrs_kattr_change_result(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			       const struct fattrs_kchange *change, unsigned flags,
+			       struct fattrs_kresult *ret)
+{
 	const struct fattrs_kchange *c = change;
 	struct target t = target_init(dirfd, path, at_flags, mode, true);
-	struct fattrs_kchange dropped = { .xset = 0 };
+	struct fattrs_kresult res = { .dropped = { .xset = 0 } };
 	uint32_t ro_x, ro_i;
 	bool x = (c->xset | c->xclear) != 0, i = (c->iset | c->iclear) != 0;
 	bool i_first, unsupported = false, written = false;
@@ -822,8 +864,8 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 
 		if (do_i ? !i : !x)
 			continue;
-		r = do_i ? iflags_change(&t, c->iset, c->iclear, &dropped)
-			 : xflags_change(&t, c, !(flags & FATTRS_KCHANGE_NO_READBACK), &dropped);
+		r = do_i ? iflags_change(&t, c->iset, c->iclear, &res)
+			 : xflags_change(&t, c, !(flags & FATTRS_KCHANGE_NO_READBACK), &res);
 		if (r == -EOPNOTSUPP) {
 			/* The other word may still be kept: try it too. */
 			unsupported = true;
@@ -837,8 +879,8 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
 	target_release(&t);
 	if (r < 0)
 		return r;
-	if (ret_dropped != NULL)
-		*ret_dropped = dropped;
+	if (ret != NULL)
+		*ret = res;
 	if (unsupported)
 		return -EOPNOTSUPP;
 	return written ? 1 : 0;

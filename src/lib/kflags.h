@@ -239,6 +239,42 @@ enum {
 };
 
 /**
+ * struct fattrs_kresult - what of a change is not in effect, and why.
+ * @dropped: every part not known to be in effect afterwards (as
+ *           fattrs_kattr_change()'s @ret_dropped)
+ * @refused: the part of @dropped the filesystem refused: its word cannot
+ *           be read or written on this file (EOPNOTSUPP, ENOTTY); the rest
+ *           of @dropped was accepted and read back otherwise
+ */
+struct fattrs_kresult {
+	struct fattrs_kchange dropped, refused;
+};
+
+/* What became of one flag of a change (fattrs_kresult_fate()). */
+enum fattrs_kfate {
+	FATTRS_KFATE_DONE = 0,	/* in effect, as far as the change knows */
+	FATTRS_KFATE_REFUSED,	/* the filesystem refused it (it has no such flag here) */
+	FATTRS_KFATE_DROPPED,	/* the filesystem said yes, and the read-back shows it not in effect */
+};
+
+/**
+ * fattrs_kresult_fate() - what became of setting (@on) or clearing flag
+ * @f in the change @res reports.
+ */
+enum fattrs_kfate fattrs_kresult_fate(const struct fattrs_kresult *res, const struct fattrs_kflag *f, bool on);
+
+/**
+ * fattrs_kattr_change_result() - fattrs_kattr_change_flags(), telling a
+ * refusal from a flag said yes to and dropped.
+ * @ret: if not NULL, written when the call returns 0, 1 or -EOPNOTSUPP
+ *
+ * Returns: as fattrs_kattr_change_flags().
+ */
+int fattrs_kattr_change_result(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			       const struct fattrs_kchange *change, unsigned flags,
+			       struct fattrs_kresult *ret);
+
+/**
  * fattrs_kattr_dir_byname() - whether a change of a name in @dirfd may go
  * by that name (FATTRS_KCHANGE_BY_NAME).
  * @dirfd: a directory (O_PATH will do), or AT_FDCWD

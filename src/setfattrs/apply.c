@@ -290,16 +290,17 @@ static bool have_cap(struct setfattrs_control *ctl, unsigned cap)
 static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
 {
 	unsigned atf = fattrs_at_nofollow(p->nofollow);
-	struct fattrs_kchange dropped = { .xset = 0 };
+	struct fattrs_kresult res = { .dropped = { .xset = 0 } };
+	unsigned char fate[FATTRS_KFLAGS_MAX];
 	bool trust;
 	int r;
 
 	if ((c->xset | c->xclear | c->iset | c->iclear) == 0)
 		return true;
 	trust = kept_before(ctl, p, c);
-	r = fattrs_kattr_change_flags(p->dirfd, p->path, atf, p->mode, c,
-				      (trust ? FATTRS_KCHANGE_NO_READBACK : 0) |
-				      (p->byname ? FATTRS_KCHANGE_BY_NAME : 0), &dropped);
+	r = fattrs_kattr_change_result(p->dirfd, p->path, atf, p->mode, c,
+				       (trust ? FATTRS_KCHANGE_NO_READBACK : 0) |
+				       (p->byname ? FATTRS_KCHANGE_BY_NAME : 0), &res);
 	if (r == 1 && !trust)
 		kept_seen(ctl, p, c);
 	if (r < 0 && !plan_stat(ctl, p))
@@ -324,7 +325,9 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 
 			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
 				continue;
-			if (kchange_has(&dropped, f, p->on[i]))
+			/* refused outright, or said yes to and read back otherwise */
+			fate[i] = (unsigned char)fattrs_kresult_fate(&res, f, p->on[i]);
+			if (fate[i] != FATTRS_KFATE_DONE)
 				ndropped++;
 			else
 				p->state[i] = ST_APPLIED;
@@ -343,9 +346,15 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 				if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]) ||
 				    (pass == 0) != !p->on[i] || (pass == 2) != (p->on[i] && is_ia(f)))
 					continue;
+				struct fattrs_kresult one_res;
+				int rr;
+
 				(void)fattrs_kchange_add(&one, f, p->on[i]);
-				if (fattrs_kattr_change(p->dirfd, p->path, atf, p->mode, &one, NULL) >= 0)
+				rr = fattrs_kattr_change_result(p->dirfd, p->path, atf, p->mode, &one, 0, &one_res);
+				if (rr >= 0)
 					p->state[i] = ST_APPLIED;
+				else if (rr == -EOPNOTSUPP)
+					fate[i] = (unsigned char)fattrs_kresult_fate(&one_res, f, p->on[i]);
 			}
 		}
 		for (size_t i = 0; i < sf_n_kflags(); i++) {
@@ -368,6 +377,10 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 				 ((f->xflag & FS_XFLAG_COWEXTSIZE) ? c->cowextsize : c->extsize) == 0)
 				sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: xfs keeps it only with a size hint: '+%s=SIZE'"),
 					  f->name, cli_quote(p->shown), f->name);
+			else if (fate[i] == FATTRS_KFATE_REFUSED)
+				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the %s filesystem does not support it on a %s)"),
+					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EOPNOTSUPP),
+					  type, sf_type_word(p->mode));
 			else
 				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem did not keep it (on a %s)"),
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,

@@ -321,10 +321,21 @@ setfattrs: cannot set 'offline' on 'p': a fifo cannot carry it (the kernel keeps
 setfattrs: cannot set 'offline' on 'c': a character device cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
 }
 
-@test "tmpfs: a flag the filesystem does not have fails, named, with the filesystem type" {
+@test "tmpfs: a flag the filesystem does not have fails, named, with the filesystem type: refused, not 'did not keep it'" {
 	fs_require tmpfs
-	run -1 --separate-stderr fs_run tmpfs 'cd "$D" && touch f && setfattrs +S f'
-	assert_equal "$stderr" "setfattrs: cannot set 'sync' on 'f': the tmpfs filesystem did not keep it (on a regular file)"
+	run -1 --separate-stderr fs_run tmpfs 'cd "$D" && touch f && mkdir d && setfattrs +S f; setfattrs +projinherit d'
+	assert_equal "$stderr" "setfattrs: cannot set 'sync' on 'f': Operation not supported (the tmpfs filesystem does not support it on a regular file)
+setfattrs: cannot set 'projinherit' on 'd': Operation not supported (the tmpfs filesystem does not support it on a directory)"
+}
+
+@test "ext4, btrfs: a flag the kernel refuses (EOPNOTSUPP) is told from one it said yes to and dropped (read back clear)" {
+	fs_require ext4
+	run -1 --separate-stderr fs_run ext4 'cd "$D" && touch f && setfattrs +nocow,nodefrag f'
+	assert_equal "$stderr" "setfattrs: cannot set 'nocow' on 'f': Operation not supported (the ext4 filesystem does not support it on a regular file)
+setfattrs: cannot set 'nodefrag' on 'f': the ext4 filesystem did not keep it (on a regular file)"
+	fs_require btrfs
+	run -1 --separate-stderr fs_run btrfs 'cd "$D" && touch f && setfattrs +dax f'
+	assert_equal "$stderr" "setfattrs: cannot set 'dax' on 'f': Operation not supported (the btrfs filesystem does not support it on a regular file)"
 }
 
 @test "tmpfs: after a failure, what was and was not applied is said" {

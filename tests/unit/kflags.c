@@ -760,6 +760,46 @@ static void test_kattr_change__per_filesystem(void)
 }
 
 /*
+ * A flag the filesystem refuses (EOPNOTSUPP: it has no such flag) and one
+ * it says yes to and drops (the read-back shows it clear) are told apart
+ * (fattrs_kattr_change_result(), fattrs_kresult_fate()).
+ */
+static void test_kattr_change__refused_or_dropped(void)
+{
+	static const struct {
+		const char *fs, *word;
+		enum fattrs_kfate fate;
+	} cases[] = {
+		{ "tmpfs", "sync", FATTRS_KFATE_REFUSED },
+		{ "tmpfs", "projinherit", FATTRS_KFATE_REFUSED },
+		{ "ext4", "nocow", FATTRS_KFATE_REFUSED },
+		{ "ext4", "nodefrag", FATTRS_KFATE_DROPPED },
+		{ "btrfs", "dax", FATTRS_KFATE_REFUSED },
+		{ "xfs", "nocow", FATTRS_KFATE_REFUSED },
+	};
+	static const char *const fates[] = { "done", "refused", "dropped" };
+
+	if (!is_root())
+		return;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fattrs_kchange c = { .xset = 0 };
+		struct fattrs_kresult res;
+		enum fattrs_kfate got;
+		int r;
+
+		if (!fs_is(cases[i].fs))
+			continue;
+		(void)make("f");
+		(void)fattrs_kchange_add(&c, flag(cases[i].word), true);
+		r = fattrs_kattr_change_result(topfd, "f", 0, 0, &c, 0, &res);
+		got = r == -EOPNOTSUPP ? fattrs_kresult_fate(&res, flag(cases[i].word), true) : FATTRS_KFATE_DONE;
+		tap_ok(got == cases[i].fate, "%s %s: +%s is %s (r=%d, %s)", test_fs, mode_name(), cases[i].word,
+		       fates[cases[i].fate], r, fates[got]);
+		empty_dir(topfd);
+	}
+}
+
+/*
  * The size hints: a change that gives a size writes it with its flag
  * (xfs keeps the flag only with one); ext4 drops both and says so.
  */
@@ -1055,6 +1095,7 @@ static void run_paths(void)
 	test_kattr_change__immutable_holds();
 	test_kattr_change__immutable_order();
 	test_kattr_change__per_filesystem();
+	test_kattr_change__refused_or_dropped();
 	test_kattr_change__sizes();
 	test_kattr_change__pinned(false, false);
 	test_kattr_change__pinned(true, false);
