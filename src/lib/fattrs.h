@@ -65,6 +65,16 @@ static inline unsigned fattrs_at_nofollow(bool nofollow)
 	return nofollow ? AT_SYMLINK_NOFOLLOW : 0;
 }
 
+/**
+ * fattrs_caps_effective() - the calling thread's effective capabilities
+ * (capget(2)), bit N for CAP_* N: what some flag changes need
+ * (CAP_LINUX_IMMUTABLE for immutable and append, CAP_SYS_RESOURCE for
+ * journal).
+ *
+ * Returns: 0, or -errno (then the caller knows nothing).
+ */
+int fattrs_caps_effective(uint64_t *ret);
+
 /* ------------------------------------------------------------ random names */
 
 /**

@@ -10,6 +10,7 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/fflags.h \
 	%D%/flagops.h \
 	%D%/fstype.h \
+	%D%/caps.c \
 	%D%/copy.c \
 	%D%/fflags.c \
 	%D%/flagops.c \

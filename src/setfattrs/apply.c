@@ -276,13 +276,8 @@ static void kept_seen(struct setfattrs_control *ctl, const struct plan *p, const
 /* Whether this process has capability @cap in effect (when capget(2) fails: yes, so as to blame none). */
 static bool have_cap(struct setfattrs_control *ctl, unsigned cap)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
-	struct __user_cap_data_struct d[2] = { { .effective = 0 } };
-
-	if (ctl->caps_known == 0) {
-		ctl->caps_known = syscall(SYS_capget, &h, d) < 0 ? -1 : 1;
-		ctl->caps_eff = (uint64_t)d[1].effective << 32 | d[0].effective;
-	}
+	if (ctl->caps_known == 0)
+		ctl->caps_known = fattrs_caps_effective(&ctl->caps_eff) < 0 ? -1 : 1;
 	return ctl->caps_known < 0 || cap >= 64 || (ctl->caps_eff & (UINT64_C(1) << cap)) != 0;
 }
 
