@@ -381,7 +381,7 @@ netfs_stop() {
 # shellcheck disable=SC2016
 _NETFS_INNER='
 eval "$_NETFS_FUNCS"
-# netfs_run starts this script in a session of its own (setsid): what the
+# netfs_run starts this script as the leader of a new setsid(1) group: what the
 # script of the test left running is what is still in it (a daemon that a
 # script restarted, glusterd, leaves it by its own setsid).
 _nf_cleanup() {
