@@ -543,6 +543,110 @@ static bool fflags_apply(struct setfattrs_control *ctl, struct plan *p)
 	return true;
 }
 
+/* ------------------------------------------------------------ -n */
+
+/* Whether @p's plan clears kernel flag @f (immutable, append: first). */
+static bool plan_clears_k(const struct plan *p, const char *name)
+{
+	for (size_t i = 0; i < sf_n_kflags(); i++) {
+		if (strcmp(sf_krow(i)->name, name) == 0)
+			return p->state[i] == ST_PENDING && !p->on[i];
+	}
+	return false;
+}
+
+/*
+ * -n: which of @p's planned changes would fail, from what the library
+ * knows without writing: the flags @a read (NULL: the file keeps none),
+ * what the file's mount keeps (the table, through the per-mount cache),
+ * where it keeps the fattrs flags, the file's type, the opposites it has,
+ * immutable or append set and not cleared first, and the capabilities a
+ * change needs.  Each is said as a real run says it, marked failed; the
+ * rest stays planned.  False when one would fail.
+ */
+static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kattr *a, bool fread)
+{
+	struct fattrs_statx_buf stx;
+	struct fattrs_mntinfo mi = { .keeps = NULL };
+	const struct fattrs_fcaps *caps = NULL;
+	const char *type = NULL;
+	size_t nk = sf_n_kflags();
+	bool have_stx, locked;
+
+	have_stx = fattrs_statx(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow),
+				STATX_TYPE | STATX_MODE | STATX_MNT_ID, &stx) == 0;
+	if (have_stx && (stx.stx_mask & STATX_MNT_ID))
+		(void)sf_mount_info(ctl, stx.stx_mnt_id, &mi);
+	type = mi.fstype != NULL ? mi.fstype : "this";
+	/* immutable or append set, and not cleared first: every other change fails */
+	locked = a != NULL && ((fattrs_kattr_test(a, fattrs_kflag_find("immutable")) == 1 &&
+				!plan_clears_k(p, "immutable")) ||
+			       (fattrs_kattr_test(a, fattrs_kflag_find("append")) == 1 && !plan_clears_k(p, "append")));
+	for (size_t i = 0; i < nk; i++) {
+		const struct fattrs_kflag *f = sf_krow(i);
+		enum fattrs_fsanswer sup;
+		enum fattrs_fstate st;
+		bool ia = (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+
+		if (p->state[i] != ST_PENDING)
+			continue;
+		st = fattrs_kflag_state(f, have_stx ? &stx : NULL, a, a != NULL ? 0 : -EOPNOTSUPP, mi.keeps, &sup);
+		if (p->old[i] == (p->on[i] ? 1 : 0))
+			continue;	/* nothing to write */
+		p->state[i] = ST_FAILED;
+		if (a == NULL)
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
+				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+				     sf_type_word(p->mode));
+		else if (p->on[i] && st == FATTRS_FUNSUPPORTED)
+			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not keep it on a %s"),
+				     f->name, cli_quote(p->shown), type, sf_type_word(p->mode));
+		else if (ia && !have_cap(ctl, CAP_LINUX_IMMUTABLE))
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
+				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+		else if (f->iflag == FS_JOURNAL_DATA_FL && !have_cap(ctl, CAP_SYS_RESOURCE))
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
+				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+		else if (!ia && locked &&
+			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
+			;	/* said */
+		else
+			p->state[i] = ST_PENDING;
+		p->failed |= p->state[i] == ST_FAILED;
+	}
+	/* as a real run: the fattrs flags come after the kernel flags succeeded */
+	if (p->failed)
+		return false;
+	for (int k = 0; k < FATTRS_NFFLAGS; k++) {
+		size_t i = nk + (size_t)k;
+		const struct fattrs_fflag_info *fi = fattrs_fflag_info((enum fattrs_fflag)k);
+		size_t o = nk + (size_t)fi->opposite;
+
+		if (p->state[i] != ST_PENDING || !fread)
+			continue;
+		if (caps == NULL && sf_caps_for(ctl, p, &caps) < 0)
+			break;
+		p->state[i] = ST_FAILED;
+		if (!S_ISREG(p->mode) && !S_ISDIR(p->mode))
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
+				     p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), sf_type_word(p->mode));
+		else if (!caps->user_xattr && caps->native == FATTRS_NATIVE_NONE)
+			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
+				     p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), type);
+		else if (p->on[i] && (p->old[o] == 1 || p->old[o] == 2) && !(p->state[o] == ST_PENDING && !p->on[o]))
+			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
+				     fi->name, cli_quote(p->shown), fattrs_fflag_info(fi->opposite)->name,
+				     fattrs_fflag_info(fi->opposite)->name, fi->name);
+		else if (locked &&
+			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], fi->name))
+			;	/* said */
+		else
+			p->state[i] = ST_PENDING;
+		p->failed |= p->state[i] == ST_FAILED;
+	}
+	return !p->failed;
+}
+
 /* ------------------------------------------------------------ one file */
 
 /*
@@ -678,13 +782,19 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 planned:
 
 	if (ctl->dry_run) {
-		/* Nothing is written: each planned flag counts as done. */
-		for (size_t i = 0; i < nk + FATTRS_NFFLAGS; i++) {
+		/*
+		 * Nothing is written: each planned flag counts as done, but for
+		 * what the library knows would fail here (said as a real run
+		 * says it).
+		 */
+		ok = dry_run_check(ctl, &p, kread ? &kcur : NULL, fread);
+		/* after a kernel flag that would fail, the fattrs flags are not tried */
+		for (size_t i = 0; i < (ok ? nk + FATTRS_NFFLAGS : nk); i++) {
 			if (p.state[i] == ST_PENDING)
 				p.state[i] = ST_APPLIED;
 		}
 		sf_report(ctl, &p);
-		return true;
+		return ok;
 	}
 
 	/*

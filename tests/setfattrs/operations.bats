@@ -369,6 +369,42 @@ setfattrs: 'f': applied '+nodump +noatime'; failed '+offline'"
 	assert_equal "${#lines[@]}" 5
 }
 
+@test "ext4: -n says which operations would fail and why, as a real run would, exits 1, and changes nothing" {
+	require_cmd lsattr getfattr
+	fs_require ext4
+	run -1 --separate-stderr fs_run ext4 '
+		cd "$D" && touch f g && mkfifo p && setfattrs +pinned g || exit 2
+		setfattrs -n --json +nocow f; echo "rc=$?"
+		setfattrs -n +nodump,nocow f; echo "rc=$?"
+		setfattrs -n +offline p; echo "rc=$?"
+		setfattrs -n +offline g; echo "rc=$?"
+		setfattrs -n -pinned +offline g; echo "rc=$?"
+		chattr +i f && setfattrs -n +nodump f; echo "rc=$?"
+		setfattrs -n -i +nodump f; echo "rc=$?"
+		chattr -i f
+		lsattr f | cut -d" " -f1
+		getfattr --absolute-names -d -m user.fattr. g | grep =
+		exit 1'
+	assert_equal "${lines[0]}" '{"file":"f","dry_run":true,"ok":false,"changed":[],"not_applied":["+nocow"]}'
+	assert_equal "${lines[1]}" 'rc=1'
+	assert_equal "${lines[2]}" 'would change f: nodump: clear -> set'
+	assert_equal "${lines[3]}" 'rc=1'
+	assert_equal "${lines[4]}" 'rc=1'
+	assert_equal "${lines[5]}" 'rc=1'
+	assert_equal "${lines[6]}" 'would change g: offline: clear -> set, pinned: set -> clear'
+	assert_equal "${lines[7]}" 'rc=0'
+	assert_equal "${lines[8]}" 'rc=1'
+	assert_equal "${lines[9]}" 'would change f: immutable: set -> clear, nodump: clear -> set'
+	assert_equal "${lines[10]}" 'rc=0'
+	assert_equal "${lines[11]}" '--------------e-------'
+	assert_equal "${lines[12]}" 'user.fattr.pinned="1"'
+	assert_equal "$stderr" "setfattrs: cannot set 'nocow' on 'f': the ext4 filesystem does not keep it on a regular file
+setfattrs: cannot set 'nocow' on 'f': the ext4 filesystem does not keep it on a regular file
+setfattrs: cannot set 'offline' on 'p': a fifo cannot carry it (the kernel keeps user xattrs on regular files and directories only)
+setfattrs: cannot set 'offline' on 'g': its opposite 'pinned' is set; '-pinned +offline' clears it first
+setfattrs: cannot set 'nodump' on 'f': Operation not permitted (the file is immutable; '-i +nodump' clears that first)"
+}
+
 @test "tmpfs: --json gives a file whose flags cannot be read its record too: not ok, every operation not applied" {
 	fault_require
 	require_cmd python3
