@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The format engine's run context (struct fmt_ctx: user and group names, the
- * mount table, scratch) and the lookups kept for one file (struct lazy).
+ * mount table, scratch) and the lookups kept for one file (struct file_lookups).
  */
 #include "config.h"
 
@@ -46,9 +46,9 @@ struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
 	id_cache_free(&c->users);
 	id_cache_free(&c->groups);
 	free(c->buf);
-	fattrs_fflags_release(&c->lazy.ff);
-	free(c->lazy.path);
-	free(c->lazy.other);
+	fattrs_fflags_release(&c->lookups.ff);
+	free(c->lookups.path);
+	free(c->lookups.other);
 	fattrs_mntcache_free(c->mntcache);
 	fattrs_mounts_free(c->mounts);
 	cli_buf_free(&c->out);
@@ -105,9 +105,9 @@ void set_buf(struct fmt_ctx *c, char *s)
 }
 
 /* The per-file lookups of @f, fresh when @f is another file than last time. */
-struct lazy *lazy_of(struct fmt_file *f)
+struct file_lookups *lookups_of(struct fmt_file *f)
 {
-	struct lazy *l = &f->ctx->lazy;
+	struct file_lookups *l = &f->ctx->lookups;
 
 	if (l->owner != f || l->name != f->name || l->ino != f->stx->stx_ino ||
 	    l->dev_major != f->stx->stx_dev_major || l->dev_minor != f->stx->stx_dev_minor) {
@@ -123,12 +123,12 @@ struct lazy *lazy_of(struct fmt_file *f)
 
 void fmt_file_release(struct fmt_file *f)
 {
-	struct lazy *l = &f->ctx->lazy;
+	struct file_lookups *l = &f->ctx->lookups;
 
 	fattrs_fflags_release(&l->ff);
 	free(l->path);
 	free(l->other);
-	*l = (struct lazy){ .xerr = 1, .ierr = 1, .ferr = 1, .uerr = 1, .merr = 1 };
+	*l = (struct file_lookups){ .xerr = 1, .ierr = 1, .ferr = 1, .uerr = 1, .merr = 1 };
 }
 
 /* The file's name for messages. */
@@ -151,7 +151,7 @@ void at_args(const struct fmt_file *f, int *dirfd, const char **path, unsigned *
 }
 
 /* A path naming the file for the calls that take no directory (xattrs): NULL when out of memory. */
-const char *plain_path(struct fmt_file *f, struct lazy *l)
+const char *plain_path(struct fmt_file *f, struct file_lookups *l)
 {
 	if (f->path == NULL || f->dirfd == AT_FDCWD || (f->path[0] == '/'))
 		return f->path != NULL ? f->path : f->name;

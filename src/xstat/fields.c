@@ -23,91 +23,281 @@
 #include "format.h"
 #include "format-private.h"
 
-/* ---- statx fields ---- */
+/*
+ * The values of the statx buffer, one getter each, for GNU's letters and the
+ * named fields alike.  Each returns V_NA when stx_mask lacks what its row
+ * asks for (@d->statx_mask): a named field then prints "-" (null in JSON),
+ * a letter prints the value as GNU's does.
+ */
 
-/* A number of the statx buffer, with the STATX_* bits it needs in the row's @statx_mask. */
-#define GET_U(fn, expr) \
-	GET(fn) \
-	{ \
-		if (!has(f, d->statx_mask)) \
-			return V_NA; \
-		v->u = (expr); \
-		return V_OK; \
+/* The file type words of gnulib's file_type(). */
+static const char *type_word(unsigned int mode, uint64_t size)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return size == 0 ? "regular empty file" : "regular file";
+	case S_IFDIR: return "directory";
+	case S_IFLNK: return "symbolic link";
+	case S_IFBLK: return "block special file";
+	case S_IFCHR: return "character special file";
+	case S_IFIFO: return "fifo";
+	case S_IFSOCK: return "socket";
+	default: return "weird file";
 	}
-
-GET_U(get_f_mode, f->stx->stx_mode)
-GET_U(get_f_nlink, f->stx->stx_nlink)
-GET_U(get_f_uid, f->stx->stx_uid)
-GET_U(get_f_gid, f->stx->stx_gid)
-GET_U(get_f_ino, f->stx->stx_ino)
-GET_U(get_f_size, f->stx->stx_size)
-GET_U(get_f_blocks, f->stx->stx_blocks)
-GET_U(get_f_blksize, f->stx->stx_blksize)
-GET_U(get_f_dev, stx_dev(f->stx))
-GET_U(get_f_dev_major, f->stx->stx_dev_major)
-GET_U(get_f_dev_minor, f->stx->stx_dev_minor)
-GET_U(get_f_rdev, stx_rdev(f->stx))
-GET_U(get_f_rdev_major, f->stx->stx_rdev_major)
-GET_U(get_f_rdev_minor, f->stx->stx_rdev_minor)
-GET_U(get_f_mnt_id, f->stx->stx_mnt_id)
-GET_U(get_f_dio_mem_align, f->stx->stx_dio_mem_align)
-GET_U(get_f_dio_offset_align, f->stx->stx_dio_offset_align)
-GET_U(get_f_dio_read_offset_align, f->stx->stx_dio_read_offset_align)
-GET_U(get_f_subvol, f->stx->stx_subvol)
-GET_U(get_f_aw_min, f->stx->stx_atomic_write_unit_min)
-GET_U(get_f_aw_max, f->stx->stx_atomic_write_unit_max)
-GET_U(get_f_aw_max_opt, f->stx->stx_atomic_write_unit_max_opt)
-GET_U(get_f_aw_segments, f->stx->stx_atomic_write_segments_max)
-GET_U(get_f_attributes, f->stx->stx_attributes)
-GET_U(get_f_attributes_mask, f->stx->stx_attributes_mask)
-
-GET(get_f_type)
-{
-	if (!has(f, STATX_TYPE))
-		return V_NA;
-	return get_type(f, d, v);
 }
 
-GET(get_f_mode_string)
+/* ls -l's ten characters (gnulib's filemode). */
+static void mode_string(unsigned int m, char out[11])
 {
-	if (!has(f, STATX_TYPE | STATX_MODE))
-		return V_NA;
-	return get_mode_human(f, d, v);
-}
+	static const char rwx[] = "rwxrwxrwx";
+	char t;
 
-GET(get_f_user)
-{
-	if (!has(f, STATX_UID))
-		return V_NA;
-	return get_user(f, d, v);
-}
-
-GET(get_f_group)
-{
-	if (!has(f, STATX_GID))
-		return V_NA;
-	return get_group(f, d, v);
-}
-
-#define GET_T(fn, field) \
-	GET(fn) \
-	{ \
-		if (!has(f, d->statx_mask)) \
-			return V_NA; \
-		v->t = ts(f->stx->field); \
-		return V_OK; \
+	switch (m & S_IFMT) {
+	case S_IFREG: t = '-'; break;
+	case S_IFDIR: t = 'd'; break;
+	case S_IFBLK: t = 'b'; break;
+	case S_IFCHR: t = 'c'; break;
+	case S_IFLNK: t = 'l'; break;
+	case S_IFIFO: t = 'p'; break;
+	case S_IFSOCK: t = 's'; break;
+	default: t = '?'; break;
 	}
+	out[0] = t;
+	for (int i = 0; i < 9; i++)
+		out[1 + i] = (m & (0400u >> i)) ? rwx[i] : '-';
+	if (m & S_ISUID)
+		out[3] = (m & S_IXUSR) ? 's' : 'S';
+	if (m & S_ISGID)
+		out[6] = (m & S_IXGRP) ? 's' : 'S';
+	if (m & S_ISVTX)
+		out[9] = (m & S_IXOTH) ? 't' : 'T';
+	out[10] = '\0';
+}
 
-GET_T(get_f_atime, stx_atime)
-GET_T(get_f_mtime, stx_mtime)
-GET_T(get_f_ctime, stx_ctime)
-GET_T(get_f_btime, stx_btime)
+int get_name(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->s = f->name;
+	return V_OK;
+}
+
+int get_type(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->s = type_word(f->stx->stx_mode, f->stx->stx_size);
+	return available(f, STATX_TYPE);
+}
+
+int get_mode(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_mode;
+	return available(f, d->statx_mask);
+}
+
+int get_mode_string(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	static char s[11];
+
+	(void)d;
+	mode_string(f->stx->stx_mode, s);
+	v->s = s;
+	return available(f, STATX_TYPE | STATX_MODE);
+}
+
+int get_nlink(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_nlink;
+	return available(f, d->statx_mask);
+}
+
+int get_uid(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_uid;
+	return available(f, d->statx_mask);
+}
+
+int get_user(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	const char *n = id_name(&f->ctx->users, f->stx->stx_uid, false);
+
+	(void)d;
+	v->s = n != NULL ? n : "UNKNOWN";
+	return available(f, STATX_UID);
+}
+
+int get_gid(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_gid;
+	return available(f, d->statx_mask);
+}
+
+int get_group(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	const char *n = id_name(&f->ctx->groups, f->stx->stx_gid, true);
+
+	(void)d;
+	v->s = n != NULL ? n : "UNKNOWN";
+	return available(f, STATX_GID);
+}
+
+int get_ino(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_ino;
+	return available(f, d->statx_mask);
+}
+
+int get_size(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_size;
+	return available(f, d->statx_mask);
+}
+
+int get_blocks(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_blocks;
+	return available(f, d->statx_mask);
+}
+
+int get_blksize(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_blksize;
+	return available(f, d->statx_mask);
+}
+
+int get_dev(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = stx_dev(f->stx);
+	return available(f, d->statx_mask);
+}
+
+int get_dev_major(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_dev_major;
+	return available(f, d->statx_mask);
+}
+
+int get_dev_minor(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_dev_minor;
+	return available(f, d->statx_mask);
+}
+
+int get_rdev(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = stx_rdev(f->stx);
+	return available(f, d->statx_mask);
+}
+
+int get_rdev_major(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_rdev_major;
+	return available(f, d->statx_mask);
+}
+
+int get_rdev_minor(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_rdev_minor;
+	return available(f, d->statx_mask);
+}
+
+int get_atime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->t = ts(f->stx->stx_atime);
+	return available(f, d->statx_mask);
+}
+
+int get_mtime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->t = ts(f->stx->stx_mtime);
+	return available(f, d->statx_mask);
+}
+
+int get_ctime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->t = ts(f->stx->stx_ctime);
+	return available(f, d->statx_mask);
+}
+
+/* 0 when the file system keeps no birth time (%W). */
+int get_btime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	bool known = has(f, STATX_BTIME);
+
+	v->t = known ? ts(f->stx->stx_btime) : (struct timespec){ 0, 0 };
+	return known ? available(f, d->statx_mask) : V_NA;
+}
+
+static int get_mnt_id(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_mnt_id;
+	return available(f, d->statx_mask);
+}
+
+static int get_dio_mem_align(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_dio_mem_align;
+	return available(f, d->statx_mask);
+}
+
+static int get_dio_offset_align(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_dio_offset_align;
+	return available(f, d->statx_mask);
+}
+
+static int get_dio_read_offset_align(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_dio_read_offset_align;
+	return available(f, d->statx_mask);
+}
+
+static int get_subvol(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_subvol;
+	return available(f, d->statx_mask);
+}
+
+static int get_atomic_write_unit_min(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_atomic_write_unit_min;
+	return available(f, d->statx_mask);
+}
+
+static int get_atomic_write_unit_max(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_atomic_write_unit_max;
+	return available(f, d->statx_mask);
+}
+
+static int get_atomic_write_unit_max_opt(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_atomic_write_unit_max_opt;
+	return available(f, d->statx_mask);
+}
+
+static int get_atomic_write_segments_max(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_atomic_write_segments_max;
+	return available(f, d->statx_mask);
+}
+
+static int get_attributes(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_attributes;
+	return available(f, d->statx_mask);
+}
+
+static int get_attributes_mask(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	v->u = f->stx->stx_attributes_mask;
+	return available(f, d->statx_mask);
+}
 
 /* The unique mount id: a statx(2) of its own (asking for both ids returns only this one). */
-GET(get_f_mnt_id_unique)
+static int get_mnt_id_unique(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	struct lazy *l = lazy_of(f);
+	struct file_lookups *l = lookups_of(f);
 
+	(void)d;
 	if (l->uerr == 1) {
 		struct fattrs_statx_buf stx;
 		const char *path;
@@ -144,55 +334,55 @@ static const uint64_t sattr_dax = STATX_ATTR_DAX;
 #define N(name, group, help, mask, needs, out, get, flags, arg) \
 	{ 0, 0, FMT_FILE, name, help, mask, needs, out, get, group, flags, arg }
 #define MNT(name, help, part) \
-	N(name, "mount", help, STATX_MNT_ID, FMT_NEED_MOUNT_TABLE, FMT_OUT_STRING, get_f_mount, 0, \
+	N(name, "mount", help, STATX_MNT_ID, FMT_NEED_MOUNT_TABLE, FMT_OUT_STRING, get_mount, 0, \
 	  &mount_parts[part])
 
 /* The named fields before the flags, in display order, grouped. */
 static const struct fmt_directive fields_head[] = {
 	N("name", "file", "file name, as given", 0, 0, FMT_OUT_STRING, get_name, 0, NULL),
-	N("type", "file", "file type, as %F", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_f_type, 0, NULL),
+	N("type", "file", "file type, as %F", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type, 0, NULL),
 	N("mode", "file", "file type and permission bits (st_mode), in octal", STATX_TYPE | STATX_MODE, 0,
-	  FMT_OUT_OCTAL, get_f_mode, 0, NULL),
+	  FMT_OUT_OCTAL, get_mode, 0, NULL),
 	N("mode_string", "file", "file type and permission bits in human readable form, as %A",
-	  STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_f_mode_string, 0, NULL),
-	N("nlink", "file", "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_f_nlink, 0, NULL),
-	N("uid", "file", "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_f_uid, 0, NULL),
+	  STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_mode_string, 0, NULL),
+	N("nlink", "file", "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_nlink, 0, NULL),
+	N("uid", "file", "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_uid, 0, NULL),
 	N("user", "file", "user name of owner (UNKNOWN if none)", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING,
-	  get_f_user, 0, NULL),
-	N("gid", "file", "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_f_gid, 0, NULL),
+	  get_user, 0, NULL),
+	N("gid", "file", "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_gid, 0, NULL),
 	N("group", "file", "group name of owner (UNKNOWN if none)", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING,
-	  get_f_group, 0, NULL),
-	N("ino", "file", "inode number", STATX_INO, 0, FMT_OUT_UINT, get_f_ino, FMT_F_ID, NULL),
-	N("size", "file", "total size, in bytes", STATX_SIZE, 0, FMT_OUT_UINT, get_f_size, 0, NULL),
+	  get_group, 0, NULL),
+	N("ino", "file", "inode number", STATX_INO, 0, FMT_OUT_UINT, get_ino, FMT_F_ID, NULL),
+	N("size", "file", "total size, in bytes", STATX_SIZE, 0, FMT_OUT_UINT, get_size, 0, NULL),
 	N("blocks", "file", "number of 512-byte blocks allocated", STATX_BLOCKS, 0, FMT_OUT_UINT,
-	  get_f_blocks, 0, NULL),
-	N("blksize", "file", "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_f_blksize, 0, NULL),
+	  get_blocks, 0, NULL),
+	N("blksize", "file", "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_blksize, 0, NULL),
 	N("dev", "file", "device number of the file system (st_dev), in decimal", 0, 0, FMT_OUT_UINT,
-	  get_f_dev, FMT_F_ID, NULL),
+	  get_dev, FMT_F_ID, NULL),
 	N("dev_major", "file", "major device number of the file system", 0, 0, FMT_OUT_UINT,
-	  get_f_dev_major, 0, NULL),
+	  get_dev_major, 0, NULL),
 	N("dev_minor", "file", "minor device number of the file system", 0, 0, FMT_OUT_UINT,
-	  get_f_dev_minor, 0, NULL),
+	  get_dev_minor, 0, NULL),
 	N("rdev", "file", "device type of a device special file (st_rdev), in decimal", 0, 0, FMT_OUT_UINT,
-	  get_f_rdev, FMT_F_ID, NULL),
+	  get_rdev, FMT_F_ID, NULL),
 	N("rdev_major", "file", "major device type of a device special file", 0, 0, FMT_OUT_UINT,
-	  get_f_rdev_major, 0, NULL),
+	  get_rdev_major, 0, NULL),
 	N("rdev_minor", "file", "minor device type of a device special file", 0, 0, FMT_OUT_UINT,
-	  get_f_rdev_minor, 0, NULL),
+	  get_rdev_minor, 0, NULL),
 
 	N("atime", "time", "time of last access, seconds since the Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH,
-	  get_f_atime, 0, NULL),
+	  get_atime, 0, NULL),
 	N("mtime", "time", "time of last data modification, seconds since the Epoch", STATX_MTIME, 0,
-	  FMT_OUT_EPOCH, get_f_mtime, 0, NULL),
+	  FMT_OUT_EPOCH, get_mtime, 0, NULL),
 	N("ctime", "time", "time of last status change, seconds since the Epoch", STATX_CTIME, 0,
-	  FMT_OUT_EPOCH, get_f_ctime, 0, NULL),
+	  FMT_OUT_EPOCH, get_ctime, 0, NULL),
 	N("btime", "time", "time of file birth, seconds since the Epoch", STATX_BTIME, 0, FMT_OUT_EPOCH,
-	  get_f_btime, 0, NULL),
+	  get_btime, 0, NULL),
 
 	N("mnt_id", "mount", "mount id (as in /proc/self/mountinfo)", STATX_MNT_ID, 0, FMT_OUT_UINT,
-	  get_f_mnt_id, FMT_F_ID, NULL),
+	  get_mnt_id, FMT_F_ID, NULL),
 	N("mnt_id_unique", "mount", "unique mount id, never reused (one more statx call)", 0,
-	  FMT_NEED_MNT_UNIQUE, FMT_OUT_UINT, get_f_mnt_id_unique, FMT_F_ID | FMT_F_ALL, NULL),
+	  FMT_NEED_MNT_UNIQUE, FMT_OUT_UINT, get_mnt_id_unique, FMT_F_ID | FMT_F_ALL, NULL),
 	MNT("mount_point", "mount point of the file's mount (exact, from its mount id)", M_TARGET),
 	MNT("fstype", "file system type of the mount", M_FSTYPE),
 	MNT("source", "source of the mount (device, or what was mounted)", M_SOURCE),
@@ -200,46 +390,46 @@ static const struct fmt_directive fields_head[] = {
 	MNT("fsroot", "directory of the file system mounted there (a bind mount's source)", M_ROOT),
 
 	N("dio_mem_align", "dio", "direct I/O memory buffer alignment, in bytes", STATX_DIOALIGN, 0,
-	  FMT_OUT_UINT, get_f_dio_mem_align, 0, NULL),
+	  FMT_OUT_UINT, get_dio_mem_align, 0, NULL),
 	N("dio_offset_align", "dio", "direct I/O file offset and length alignment, in bytes", STATX_DIOALIGN, 0,
-	  FMT_OUT_UINT, get_f_dio_offset_align, 0, NULL),
+	  FMT_OUT_UINT, get_dio_offset_align, 0, NULL),
 	N("dio_read_offset_align", "dio", "direct I/O read offset and length alignment, in bytes",
-	  STATX_DIO_READ_ALIGN, 0, FMT_OUT_UINT, get_f_dio_read_offset_align, 0, NULL),
+	  STATX_DIO_READ_ALIGN, 0, FMT_OUT_UINT, get_dio_read_offset_align, 0, NULL),
 
-	N("subvol", "subvol", "subvolume id", STATX_SUBVOL, 0, FMT_OUT_UINT, get_f_subvol, FMT_F_ID, NULL),
+	N("subvol", "subvol", "subvolume id", STATX_SUBVOL, 0, FMT_OUT_UINT, get_subvol, FMT_F_ID, NULL),
 
 	N("atomic_write_unit_min", "atomic", "smallest atomic write, in bytes (0: no atomic writes)",
-	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_f_aw_min, 0, NULL),
+	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_atomic_write_unit_min, 0, NULL),
 	N("atomic_write_unit_max", "atomic", "largest atomic write, in bytes", STATX_WRITE_ATOMIC, 0,
-	  FMT_OUT_UINT, get_f_aw_max, 0, NULL),
+	  FMT_OUT_UINT, get_atomic_write_unit_max, 0, NULL),
 	N("atomic_write_unit_max_opt", "atomic",
 	  "largest atomic write that is not slower, in bytes (0: no such limit)", STATX_WRITE_ATOMIC, 0,
-	  FMT_OUT_UINT, get_f_aw_max_opt, 0, NULL),
+	  FMT_OUT_UINT, get_atomic_write_unit_max_opt, 0, NULL),
 	N("atomic_write_segments_max", "atomic", "most iovec segments of an atomic write",
-	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_f_aw_segments, 0, NULL),
+	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_atomic_write_segments_max, 0, NULL),
 
 	N("attributes", "attributes", "statx attribute flags (stx_attributes), in hex", 0, 0, FMT_OUT_HEX,
-	  get_f_attributes, 0, NULL),
+	  get_attributes, 0, NULL),
 	N("attributes_mask", "attributes",
 	  "statx attribute flags the file system supports (stx_attributes_mask), in hex", 0, 0, FMT_OUT_HEX,
-	  get_f_attributes_mask, 0, NULL),
+	  get_attributes_mask, 0, NULL),
 	N("automount", "attributes", "the directory is an automount trigger", 0, 0, FMT_OUT_STATE,
-	  get_f_sattr, 0, &sattr_automount),
-	N("mount_root", "attributes", "the file is the root of a mount", 0, 0, FMT_OUT_STATE, get_f_sattr, 0,
+	  get_sattr, 0, &sattr_automount),
+	N("mount_root", "attributes", "the file is the root of a mount", 0, 0, FMT_OUT_STATE, get_sattr, 0,
 	  &sattr_mount_root),
-	N("atomic_write", "attributes", "the file supports atomic writes", 0, 0, FMT_OUT_STATE, get_f_sattr, 0,
+	N("atomic_write", "attributes", "the file supports atomic writes", 0, 0, FMT_OUT_STATE, get_sattr, 0,
 	  &sattr_atomic),
 	N("dax_active", "attributes", "the file is accessed directly (DAX) now", 0, 0, FMT_OUT_STATE,
-	  get_f_sattr, 0, &sattr_dax),
+	  get_sattr, 0, &sattr_dax),
 };
 
 static const struct fmt_directive field_projid =
 	N("projid", "kflags", "project id (file_getattr)", STATX_TYPE, FMT_NEED_KFLAGS, FMT_OUT_UINT,
-	  get_f_projid, 0, NULL);
+	  get_projid, 0, NULL);
 
 static const struct fmt_directive field_fattrs_other =
 	N("fattrs_other", "fattrs", "other names under user.fattr., as they are, joined by commas",
-	  STATX_TYPE | STATX_MNT_ID, FMT_NEED_FFLAGS, FMT_OUT_LIST, get_f_fattrs_other, 0, NULL);
+	  STATX_TYPE | STATX_MNT_ID, FMT_NEED_FFLAGS, FMT_OUT_LIST, get_fattrs_other, 0, NULL);
 
 #undef N
 #undef MNT
@@ -285,7 +475,7 @@ static void fields_init(void)
 			.needs = how == K_STATX ? 0 : (how == K_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS) |
 				 FMT_NEED_MOUNT_TABLE,
 			.out = FMT_OUT_STATE,
-			.get = get_f_kflag,
+			.get = get_kflag,
 			.group = "kflags",
 			.flags = all ? FMT_F_ALL : 0,
 			.arg = &k[i],
@@ -306,7 +496,7 @@ static void fields_init(void)
 			.statx_mask = STATX_TYPE | STATX_MNT_ID,
 			.needs = FMT_NEED_FFLAGS,
 			.out = FMT_OUT_STATE,
-			.get = get_f_fflag,
+			.get = get_fflag,
 			.group = "fattrs",
 			.arg = &fflag_ids[i],
 		};

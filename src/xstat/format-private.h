@@ -38,7 +38,7 @@ struct id_cache {
  * fmt_file_release().  @owner, @ino and @dev tell whose it is: a caller
  * that forgot fmt_file_release() gets fresh lookups, never another file's.
  */
-struct lazy {
+struct file_lookups {
 	const struct fmt_file *owner;
 	const char *name;
 	uint64_t ino;
@@ -66,7 +66,7 @@ struct fmt_ctx {
 	struct fattrs_mounts *mounts;
 	bool mounts_warned;
 	struct fattrs_mntcache *mntcache;	/* what each mount keeps (over @mounts) */
-	struct lazy lazy;
+	struct file_lookups lookups;
 	struct fattrs_mount mnt;	/* the last mount found: the next file is likely on it */
 	bool mnt_valid;
 	struct cli_buf out;	/* fmt_render() and fmt_json(): one file's output */
@@ -76,14 +76,14 @@ struct fmt_ctx {
 const char *id_name(struct id_cache *c, unsigned int id, bool group);
 void set_buf(struct fmt_ctx *c, char *s);
 /* The per-file lookups of @f, fresh when @f is another file than last time. */
-struct lazy *lazy_of(struct fmt_file *f);
+struct file_lookups *lookups_of(struct fmt_file *f);
 /* The file's name for messages. */
 const char *qname(const struct fmt_file *f);
 bool nofollow(const struct fmt_file *f);
 /* The dirfd, path and flags of the file for the *at() lookups. */
 void at_args(const struct fmt_file *f, int *dirfd, const char **path, unsigned *flags);
 /* A path naming the file for the calls that take no directory (xattrs): NULL when out of memory. */
-const char *plain_path(struct fmt_file *f, struct lazy *l);
+const char *plain_path(struct fmt_file *f, struct file_lookups *l);
 
 /* ------------------------------------------------------------ values */
 
@@ -111,23 +111,41 @@ static inline bool has(const struct fmt_file *f, unsigned int bit)
 const char *human_time(struct timespec t);
 
 /*
- * A value getter returns V_OK, V_ERR (a lookup failed: said on stderr) or
- * V_NA (the kernel did not return it).  V_OK is true and V_ERR false, so
- * that the getters of GNU's letters read as they always did.
+ * A value getter (struct fmt_directive's @get) returns V_OK, V_ERR (a
+ * lookup failed: said on stderr) or V_NA (the kernel did not return it:
+ * a named field prints "-", a letter prints the value as GNU's does).
  */
 enum { V_ERR = 0, V_OK = 1, V_NA = 2 };
 
-#define GET(fn) static int fn(struct fmt_file *f, const struct fmt_directive *d __attribute__((unused)), \
-			      union fmt_value *v)
-#define GET_EXTERN(fn) int fn(struct fmt_file *f, const struct fmt_directive *d __attribute__((unused)), \
-			      union fmt_value *v)
+static inline int available(const struct fmt_file *f, unsigned int mask)
+{
+	return has(f, mask) ? V_OK : V_NA;
+}
 
-/* gnu.c */
-GET_EXTERN(get_name);
-GET_EXTERN(get_type);
-GET_EXTERN(get_mode_human);
-GET_EXTERN(get_user);
-GET_EXTERN(get_group);
+/* fields.c: the values of the statx buffer, for the letters and the named fields alike */
+int get_name(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_type(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_mode(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_mode_string(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_nlink(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_uid(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_user(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_gid(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_group(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_ino(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_size(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_blocks(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_blksize(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_dev(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_dev_major(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_dev_minor(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_rdev(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_rdev_major(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_rdev_minor(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_atime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_mtime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_ctime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_btime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
 
 /* fsinfo.c */
 enum mount_part { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
@@ -136,13 +154,13 @@ extern const char *const state_words[4];
 /* How a kernel flag is read. */
 enum kread { K_STATX, K_XFLAGS, K_IFLAGS };
 enum kread kflag_read(const struct fattrs_kflag *k);
-GET_EXTERN(get_fs_type_name);
-GET_EXTERN(get_f_mount);
-GET_EXTERN(get_f_kflag);
-GET_EXTERN(get_f_projid);
-GET_EXTERN(get_f_sattr);
-GET_EXTERN(get_f_fattrs_other);
-GET_EXTERN(get_f_fflag);
+int get_fs_type_name(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_mount(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_projid(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_sattr(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
+int get_fflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
 
 /* ------------------------------------------------------------ fields.c */
 

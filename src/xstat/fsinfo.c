@@ -23,18 +23,19 @@
 #include "format.h"
 #include "format-private.h"
 
-GET_EXTERN(get_fs_type_name)
+int get_fs_type_name(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	static char unknown[40];
 	unsigned long t = (unsigned long)f->sfs->f_type;
 
+	(void)d;
 	/* GNU's names, from the table of filesystem types */
 	v->s = fattrs_fstype_gnu_name((uint32_t)t);
 	if (v->s != NULL)
-		return true;
+		return V_OK;
 	snprintf(unknown, sizeof(unknown), "UNKNOWN (0x%lx)", t);
 	v->s = unknown;
-	return true;
+	return V_OK;
 }
 
 /* ---- mount table (libmount, parsed lazily once per run) ---- */
@@ -46,7 +47,7 @@ const uint8_t mount_parts[] = { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT 
  * 0, -ENOENT when the table has no such mount, or another -errno (the
  * table could not be read: said once per run).
  */
-static int mount_of(struct fmt_file *f, struct lazy *l)
+static int mount_of(struct fmt_file *f, struct file_lookups *l)
 {
 	struct fmt_ctx *c = f->ctx;
 
@@ -73,9 +74,9 @@ static int mount_of(struct fmt_file *f, struct lazy *l)
 	return l->merr;
 }
 
-GET_EXTERN(get_f_mount)
+int get_mount(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	struct lazy *l = lazy_of(f);
+	struct file_lookups *l = lookups_of(f);
 	const char *s = NULL;
 
 	if (!has(f, STATX_MNT_ID))
@@ -134,7 +135,7 @@ enum kread kflag_read(const struct fattrs_kflag *k)
 /* Read the xflags group (@want FATTRS_KATTR_XFLAGS) or the iflags word, once per file. */
 static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **ret)
 {
-	struct lazy *l = lazy_of(f);
+	struct file_lookups *l = lookups_of(f);
 	int *err = want == FATTRS_KATTR_XFLAGS ? &l->xerr : &l->ierr;
 	struct fattrs_kattr *a = want == FATTRS_KATTR_XFLAGS ? &l->kx : &l->ki;
 
@@ -199,7 +200,7 @@ static const enum fmt_state fstates[] = {
  * (kflag_read()).  The mount's kept flags are asked only of a flag that
  * reads clear.
  */
-GET_EXTERN(get_f_kflag)
+int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	const struct fattrs_kflag *k = d->arg;
 	const struct fattrs_kattr *a = NULL;
@@ -226,11 +227,12 @@ GET_EXTERN(get_f_kflag)
 	return V_OK;
 }
 
-GET_EXTERN(get_f_projid)
+int get_projid(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	const struct fattrs_kattr *a;
 	int r = kattr(f, FATTRS_KATTR_XFLAGS, &a);
 
+	(void)d;
 	if (r == -EOPNOTSUPP)
 		return V_NA;
 	if (r < 0)
@@ -240,7 +242,7 @@ GET_EXTERN(get_f_projid)
 }
 
 /* A statx-only attribute flag (@d->arg: its STATX_ATTR_* bit). */
-GET_EXTERN(get_f_sattr)
+int get_sattr(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	uint64_t bit = *(const uint64_t *)d->arg;
 
@@ -263,7 +265,7 @@ static int fcaps(struct fmt_file *f, const char *path, struct fattrs_fcaps *ret)
 
 static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 {
-	struct lazy *l = lazy_of(f);
+	struct file_lookups *l = lookups_of(f);
 
 	if (l->ferr == 1) {
 		const char *path = plain_path(f, l);
@@ -298,7 +300,7 @@ static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 }
 
 
-GET_EXTERN(get_f_fflag)
+int get_fflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	enum fattrs_fflag flag = *(const enum fattrs_fflag *)d->arg;
 	const struct fattrs_fflags *ff;
@@ -312,13 +314,14 @@ GET_EXTERN(get_f_fflag)
 }
 
 /* The other names under user.fattr., as they are, joined by ",". */
-GET_EXTERN(get_f_fattrs_other)
+int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	struct lazy *l = lazy_of(f);
+	struct file_lookups *l = lookups_of(f);
 	const struct fattrs_fflags *ff;
 	size_t len = 1;
 	char *p;
 
+	(void)d;
 	if (fflags(f, &ff) < 0) {
 		v->s = "?";
 		return V_ERR;
@@ -342,13 +345,13 @@ GET_EXTERN(get_f_fattrs_other)
 
 const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
 {
-	struct lazy *l = &f->ctx->lazy;
+	struct file_lookups *l = &f->ctx->lookups;
 	enum fattrs_fflag flag;
 	const struct fattrs_fflag_info *fi;
 	unsigned int src;
 	size_t n = 0;
 
-	if (d->get != get_f_fflag || l->owner != f || l->ferr != 0)
+	if (d->get != get_fflag || l->owner != f || l->ferr != 0)
 		return NULL;
 	flag = *(const enum fattrs_fflag *)d->arg;
 	fi = fattrs_fflag_info(flag);

@@ -23,118 +23,61 @@
 #include "format.h"
 #include "format-private.h"
 
-/* The file type words of gnulib's file_type(). */
-static const char *type_word(unsigned int mode, uint64_t size)
+
+/* %a: the permission bits alone. */
+static int get_perm_bits(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	switch (mode & S_IFMT) {
-	case S_IFREG: return size == 0 ? "regular empty file" : "regular file";
-	case S_IFDIR: return "directory";
-	case S_IFLNK: return "symbolic link";
-	case S_IFBLK: return "block special file";
-	case S_IFCHR: return "character special file";
-	case S_IFIFO: return "fifo";
-	case S_IFSOCK: return "socket";
-	default: return "weird file";
-	}
+	(void)d;
+	v->u = f->stx->stx_mode & 07777;
+	return V_OK;
 }
 
-/* ls -l's ten characters (gnulib's filemode). */
-static void mode_string(unsigned int m, char out[11])
+/* %B: the unit of %b. */
+static int get_block_unit(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	static const char rwx[] = "rwxrwxrwx";
-	char t;
-
-	switch (m & S_IFMT) {
-	case S_IFREG: t = '-'; break;
-	case S_IFDIR: t = 'd'; break;
-	case S_IFBLK: t = 'b'; break;
-	case S_IFCHR: t = 'c'; break;
-	case S_IFLNK: t = 'l'; break;
-	case S_IFIFO: t = 'p'; break;
-	case S_IFSOCK: t = 's'; break;
-	default: t = '?'; break;
-	}
-	out[0] = t;
-	for (int i = 0; i < 9; i++)
-		out[1 + i] = (m & (0400u >> i)) ? rwx[i] : '-';
-	if (m & S_ISUID)
-		out[3] = (m & S_IXUSR) ? 's' : 'S';
-	if (m & S_ISGID)
-		out[6] = (m & S_IXGRP) ? 's' : 'S';
-	if (m & S_ISVTX)
-		out[9] = (m & S_IXOTH) ? 't' : 'T';
-	out[10] = '\0';
+	(void)f;
+	(void)d;
+	v->u = 512;
+	return V_OK;
 }
 
+/* %w: "-" when the file system keeps no birth time. */
+static int get_btime_human(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->s = has(f, STATX_BTIME) ? human_time(ts(f->stx->stx_btime)) : "-";
+	return V_OK;
+}
 
-GET_EXTERN(get_name) { v->s = f->name; return true; }
-GET(get_mode_octal) { v->u = f->stx->stx_mode & 07777; return true; }
-GET_EXTERN(get_mode_human)
+static int get_atime_human(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	static char s[11];
+	(void)d;
+	v->s = human_time(ts(f->stx->stx_atime));
+	return V_OK;
+}
 
-	mode_string(f->stx->stx_mode, s);
-	v->s = s;
-	return true;
-}
-GET(get_blocks) { v->u = f->stx->stx_blocks; return true; }
-GET(get_block_unit) { (void)f; v->u = 512; return true; }
-GET(get_dev) { v->u = stx_dev(f->stx); return true; }
-GET(get_dev_major) { v->u = f->stx->stx_dev_major; return true; }
-GET(get_dev_minor) { v->u = f->stx->stx_dev_minor; return true; }
-GET(get_raw_mode) { v->u = f->stx->stx_mode; return true; }
-GET_EXTERN(get_type) { v->s = type_word(f->stx->stx_mode, f->stx->stx_size); return true; }
-GET(get_gid) { v->u = f->stx->stx_gid; return true; }
-GET_EXTERN(get_group)
+static int get_mtime_human(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	const char *n = id_name(&f->ctx->groups, f->stx->stx_gid, true);
+	(void)d;
+	v->s = human_time(ts(f->stx->stx_mtime));
+	return V_OK;
+}
 
-	v->s = n != NULL ? n : "UNKNOWN";
-	return true;
-}
-GET(get_nlink) { v->u = f->stx->stx_nlink; return true; }
-GET(get_ino) { v->u = f->stx->stx_ino; return true; }
-GET(get_blksize) { v->u = f->stx->stx_blksize; return true; }
-GET(get_size) { v->i = (intmax_t)f->stx->stx_size; return true; }
-GET(get_rdev) { v->u = stx_rdev(f->stx); return true; }
-GET(get_rdev_major) { v->u = f->stx->stx_rdev_major; return true; }
-GET(get_rdev_minor) { v->u = f->stx->stx_rdev_minor; return true; }
-GET(get_uid) { v->u = f->stx->stx_uid; return true; }
-GET_EXTERN(get_user)
+static int get_ctime_human(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	const char *n = id_name(&f->ctx->users, f->stx->stx_uid, false);
-
-	v->s = n != NULL ? n : "UNKNOWN";
-	return true;
+	(void)d;
+	v->s = human_time(ts(f->stx->stx_ctime));
+	return V_OK;
 }
-static bool has_btime(const struct fattrs_statx_buf *s)
-{
-	return (s->stx_mask & STATX_BTIME) != 0;
-}
-GET(get_btime_human)
-{
-	v->s = has_btime(f->stx) ? human_time(ts(f->stx->stx_btime)) : "-";
-	return true;
-}
-GET(get_btime)
-{
-	v->t = has_btime(f->stx) ? ts(f->stx->stx_btime) : (struct timespec){ 0, 0 };
-	return true;
-}
-GET(get_atime_human) { v->s = human_time(ts(f->stx->stx_atime)); return true; }
-GET(get_atime) { v->t = ts(f->stx->stx_atime); return true; }
-GET(get_mtime_human) { v->s = human_time(ts(f->stx->stx_mtime)); return true; }
-GET(get_mtime) { v->t = ts(f->stx->stx_mtime); return true; }
-GET(get_ctime_human) { v->s = human_time(ts(f->stx->stx_ctime)); return true; }
-GET(get_ctime) { v->t = ts(f->stx->stx_ctime); return true; }
 
 /* %C: the SELinux context, "?" (and a message) when there is none. */
-GET(get_context)
+static int get_context(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	char *buf = NULL;
 	ssize_t n = 0;
 	size_t size = 256;
 
+	(void)d;
 	for (;;) {
 		char *p = realloc(buf, size + 1);
 
@@ -159,12 +102,12 @@ GET(get_context)
 			 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 		free(buf);
 		v->s = "?";
-		return false;
+		return V_ERR;
 	}
 	buf[n] = '\0';
 	set_buf(f->ctx, buf);
 	v->s = buf;
-	return true;
+	return V_OK;
 }
 
 /* gnulib's dir_name(): FILE without its last component, "." if none. */
@@ -256,11 +199,12 @@ done:
 	return mp;
 }
 
-GET(get_mount_point)
+static int get_mount_point(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	unsigned int mode = f->stx->stx_mode;
 	char *mp;
 
+	(void)d;
 	if (f->ctx->follow || !S_ISLNK(mode)) {
 		char *resolved = realpath(f->name, NULL);
 
@@ -268,42 +212,93 @@ GET(get_mount_point)
 			cli_warn(errno, _("failed to canonicalize %s"),
 				 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 			v->s = "?";
-			return false;
+			return V_ERR;
 		}
 		free(resolved);
 	}
 	mp = find_mount_point(f->name, mode);
 	if (mp == NULL) {
 		v->s = "?";
-		return false;
+		return V_ERR;
 	}
 	set_buf(f->ctx, mp);
 	v->s = mp;
-	return true;
+	return V_OK;
 }
 
 /* ---- file systems (-f) ---- */
 
-GET(get_fs_avail) { v->i = (intmax_t)f->sfs->f_bavail; return true; }
-GET(get_fs_blocks) { v->i = (intmax_t)f->sfs->f_blocks; return true; }
-GET(get_fs_files) { v->u = f->sfs->f_files; return true; }
-GET(get_fs_ffree) { v->i = (intmax_t)f->sfs->f_ffree; return true; }
-GET(get_fs_bfree) { v->i = (intmax_t)f->sfs->f_bfree; return true; }
-GET(get_fs_id)
+static int get_fs_avail(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->i = (intmax_t)f->sfs->f_bavail;
+	return V_OK;
+}
+
+static int get_fs_blocks(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->i = (intmax_t)f->sfs->f_blocks;
+	return V_OK;
+}
+
+static int get_fs_files(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->u = f->sfs->f_files;
+	return V_OK;
+}
+
+static int get_fs_ffree(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->i = (intmax_t)f->sfs->f_ffree;
+	return V_OK;
+}
+
+static int get_fs_bfree(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->i = (intmax_t)f->sfs->f_bfree;
+	return V_OK;
+}
+
+static int get_fs_id(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	const unsigned int *w = (const unsigned int *)&f->sfs->f_fsid;
 
+	(void)d;
 	v->u = ((uintmax_t)w[0] << 32) | w[1];
-	return true;
+	return V_OK;
 }
-GET(get_fs_namelen) { v->u = (uintmax_t)f->sfs->f_namelen; return true; }
-GET(get_fs_bsize) { v->u = (uintmax_t)f->sfs->f_bsize; return true; }
-GET(get_fs_frsize)
+
+static int get_fs_namelen(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	v->u = (uintmax_t)(f->sfs->f_frsize != 0 ? f->sfs->f_frsize : f->sfs->f_bsize);
-	return true;
+	(void)d;
+	v->u = (uintmax_t)f->sfs->f_namelen;
+	return V_OK;
 }
-GET(get_fs_type) { v->u = (uintmax_t)(unsigned long)f->sfs->f_type; return true; }
+
+static int get_fs_bsize(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->u = (uintmax_t)f->sfs->f_bsize;
+	return V_OK;
+}
+
+static int get_fs_frsize(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->u = (uintmax_t)(f->sfs->f_frsize != 0 ? f->sfs->f_frsize : f->sfs->f_bsize);
+	return V_OK;
+}
+
+static int get_fs_type(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	(void)d;
+	v->u = (uintmax_t)(unsigned long)f->sfs->f_type;
+	return V_OK;
+}
 
 /* ------------------------------------------------------------ the table */
 
@@ -313,8 +308,8 @@ GET(get_fs_type) { v->u = (uintmax_t)(unsigned long)f->sfs->f_type; return true;
 #define S FMT_FS
 
 const struct fmt_directive fmt_directives[] = {
-	D('a', 0, F, "permission bits in octal (note '#' and '0' printf flags)", STATX_MODE, 0, FMT_OUT_OCTAL, get_mode_octal),
-	D('A', 0, F, "permission bits and file type in human readable form", STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_mode_human),
+	D('a', 0, F, "permission bits in octal (note '#' and '0' printf flags)", STATX_MODE, 0, FMT_OUT_OCTAL, get_perm_bits),
+	D('A', 0, F, "permission bits and file type in human readable form", STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_mode_string),
 	D('b', 0, F, "number of blocks allocated (see %B)", STATX_BLOCKS, 0, FMT_OUT_UINT, get_blocks),
 	D('B', 0, F, "the size in bytes of each block reported by %b", 0, 0, FMT_OUT_UINT, get_block_unit),
 	D('C', 0, F, "SELinux security context string", 0, FMT_NEED_SELINUX, FMT_OUT_STRING_RAW, get_context),
@@ -322,7 +317,7 @@ const struct fmt_directive fmt_directives[] = {
 	D('D', 0, F, "device number in hex (st_dev)", 0, 0, FMT_OUT_HEX, get_dev),
 	D('d', 'H', F, "major device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_major),
 	D('d', 'L', F, "minor device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_minor),
-	D('f', 0, F, "raw mode in hex", STATX_TYPE | STATX_MODE, 0, FMT_OUT_HEX, get_raw_mode),
+	D('f', 0, F, "raw mode in hex", STATX_TYPE | STATX_MODE, 0, FMT_OUT_HEX, get_mode),
 	D('F', 0, F, "file type", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type),
 	D('g', 0, F, "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_gid),
 	D('G', 0, F, "group name of owner", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING, get_group),

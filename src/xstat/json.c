@@ -49,7 +49,7 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 		} else {
 			switch (d->out) {
 			case FMT_OUT_LIST: {
-				const struct fattrs_fflags *ff = &f->ctx->lazy.ff;
+				const struct fattrs_fflags *ff = &f->ctx->lookups.ff;
 
 				cli_json_str_array(&j, NULL, ff->unknown, ff->n_unknown);
 				break;

@@ -218,7 +218,7 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, struc
 	int r = d->get(file, d, &v);
 	bool ok = r != V_ERR;
 
-	if (r == V_NA || (r == V_ERR && d->name != NULL && d->out != FMT_OUT_STATE)) {
+	if (d->name != NULL && (r == V_NA || (r == V_ERR && d->out != FMT_OUT_STATE))) {
 		/* Named fields only: "-" for what the kernel did not return, "?" for a failed lookup. */
 		out_str(b, &p->sp2, p->spec2, r == V_NA ? FMT_NOT_AVAILABLE : "?");
 		return ok;
