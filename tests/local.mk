@@ -78,6 +78,7 @@ BATS_TESTS = \
 	tests/tmpcreate/names.bats \
 	tests/tmpcreate/netfs.bats \
 	tests/tmpcreate/reclaim.bats \
+	tests/tmpcreate/gluster.bats \
 	tests/setfattrs/operations.bats \
 	tests/setfattrs/recursive.bats \
 	tests/setfattrs/filesystems.bats \
@@ -101,6 +102,7 @@ BATS_TESTS = \
 	tests/xstat/matrix.bats \
 	tests/xstat/inherit.bats \
 	tests/xstat/kept.bats \
+	tests/xstat/gluster.bats \
 	tests/helpers/fs.bats \
 	tests/helpers/netfs.bats \
 	tests/docs/consistency.bats \

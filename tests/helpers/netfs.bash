@@ -66,6 +66,7 @@
 # netfs_run finds every server up and every client mounted.
 
 NETFS_DIR=${NETFS_DIR:-${BATS_FILE_TMPDIR:-/nonexistent}/netfs}
+export GNU_MKTEMP
 # The host name of the server inside the namespaces.
 NETFS_HOST=fattrs-gluster
 
