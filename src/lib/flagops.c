@@ -101,6 +101,35 @@ static size_t distance(const char *a, size_t la, const char *b, size_t lb)
 	return d[la][lb];
 }
 
+/*
+ * The length in bytes of the character at @s (at most @max bytes): a
+ * UTF-8 sequence whole, so that a message never names half a character;
+ * 1 for ASCII and for a byte that starts no valid sequence.
+ */
+static size_t char_len(const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc2 && u[0] < 0xe0 ? 2 : 1;
+
+	if (u[0] < 0x80 || u[0] > 0xf4 || n > max)
+		return 1;
+	for (size_t i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 1;
+	}
+	return n;
+}
+
+/* The number of characters in the @len bytes at @s (char_len()). */
+static size_t char_count(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i += char_len(s + i, len - i))
+		n++;
+	return n;
+}
+
 /* Every letter as a string, for suggestions ("s" for secrm...). */
 static const char *letter_string(char c)
 {
@@ -124,6 +153,9 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 	char lower[TOKEN_MAX];
 
 	if (len == 0 || len > TOKEN_MAX)
+		return NULL;
+	/* One character that is not ASCII: no flag is near it. */
+	if (len > 1 && char_len(word, len) == len)
 		return NULL;
 	/* One letter: the same letter in the other case, if that is a flag. */
 	if (len == 1) {
@@ -287,15 +319,16 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 				next.ksize[k] = size;
 			}
 		} else {
-			/* A run of letters: every one must be a flag's. */
+			/* A run of letters: every one must be a flag's (a letter is ASCII). */
 			for (size_t i = 0; i < len; i++) {
 				if (kletter_find(p[i]) < 0) {
 					const char *s = fattrs_flag_suggest(p, len);
+					size_t nchars = char_count(p, len), clen = char_len(p + i, len - i);
 
-					/* "+iq": the word is no typo; name the letter. */
-					if (s == NULL && len > 1 && len <= 3)
-						return refuse(ret_err, -ENOENT, word, p + i, 1,
-							      fattrs_flag_suggest(p + i, 1));
+					/* "+iq": the word is no typo; name the letter, whole ("+ié"). */
+					if (s == NULL && nchars > 1 && nchars <= 3)
+						return refuse(ret_err, -ENOENT, word, p + i, clen,
+							      fattrs_flag_suggest(p + i, clen));
 					return refuse(ret_err, -ENOENT, word, p, len, s);
 				}
 			}

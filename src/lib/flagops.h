@@ -51,7 +51,7 @@ void fattrs_flagops_init(struct fattrs_flagops *ops);
 /**
  * struct fattrs_flagops_error - why a word was refused.
  * @offset:  where the offending flag starts in the word
- * @len:     its length
+ * @len:     its length in bytes (whole UTF-8 characters)
  * @suggest: the nearest flag word or letter (a static string), or NULL
  */
 struct fattrs_flagops_error {

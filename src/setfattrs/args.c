@@ -59,6 +59,29 @@ static bool sizehint_named(const char *s, size_t len)
 	return false;
 }
 
+/*
+ * @prefix and the @len bytes at @s, quoted as a file name is in a message
+ * (a word of argv may hold any byte: an escape sequence, half a
+ * character).  Called once per message, which exits: the copy stays
+ * reachable until then.
+ */
+static char *volatile quoted_copy;
+
+const char *sf_quote_part(const char *prefix, const char *s, size_t len)
+{
+	size_t plen = strlen(prefix);
+	char *c = malloc(plen + len + 1);
+
+	if (c == NULL)
+		return "?";
+	memcpy(c, prefix, plen);
+	memcpy(c + plen, s, len);
+	c[plen + len] = '\0';
+	free(quoted_copy);
+	quoted_copy = c;
+	return cli_quote(c);
+}
+
 /* The operation @w refused by the parser: a usage error that names the flag. */
 __attribute__((noreturn))
 void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e)
@@ -66,17 +89,17 @@ void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e
 	if (r == -EINVAL)
 		cli_usage_error(_("invalid operation %s: give [+-=]FLAG[,FLAG]..."), cli_quote(w));
 	if (r == -EPERM)
-		cli_usage_error(_("flag '%.*s' in %s is read-only: it cannot be set or cleared"), (int)e->len,
-				w + e->offset, cli_quote(w));
+		cli_usage_error(_("flag %s in %s is read-only: it cannot be set or cleared"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w));
 	if (r == -EDOM && w[0] == '-' && sizehint_named(w + e->offset, e->len))
-		cli_usage_error(_("flag '%.*s' in %s takes no size when it is cleared: give '-%.*s'"),
-				(int)e->len, w + e->offset, cli_quote(w), (int)e->len, w + e->offset);
+		cli_usage_error(_("flag %s in %s takes no size when it is cleared: give '-%.*s'"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w), (int)e->len, w + e->offset);
 	if (r == -EDOM)
-		cli_usage_error(_("flag '%.*s' in %s takes no size: only extsize, extszinherit and cowextsize do ('+extsize=1m')"),
-				(int)e->len, w + e->offset, cli_quote(w));
+		cli_usage_error(_("flag %s in %s takes no size: only extsize, extszinherit and cowextsize do ('+extsize=1m')"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w));
 	if (r == -ERANGE)
-		cli_usage_error(_("invalid size '%.*s' in %s: give 1 to 4294967295 bytes, with an optional k, m or g (KiB, MiB, GiB)"),
-				(int)e->len, w + e->offset, cli_quote(w));
+		cli_usage_error(_("invalid size %s in %s: give 1 to 4294967295 bytes, with an optional k, m or g (KiB, MiB, GiB)"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w));
 	mixed_letters(w);
 	if (e->suggest != NULL) {
 		const char *s = e->suggest;
@@ -89,11 +112,11 @@ void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e
 					s = sf_krow(i)->name;
 			}
 		}
-		cli_usage_error(_("unknown flag '%.*s' in %s; did you mean '%s'? ('%s --list' lists them)"),
-				(int)e->len, w + e->offset, cli_quote(w), s, program_name);
+		cli_usage_error(_("unknown flag %s in %s; did you mean '%s'? ('%s --list' lists them)"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w), s, program_name);
 	}
-	cli_usage_error(_("unknown flag '%.*s' in %s ('%s --list' lists every flag)"), (int)e->len,
-			w + e->offset, cli_quote(w), program_name);
+	cli_usage_error(_("unknown flag %s in %s ('%s --list' lists every flag)"),
+			sf_quote_part("", w + e->offset, e->len), cli_quote(w), program_name);
 }
 
 /*
@@ -157,8 +180,8 @@ void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, c
 			ctl->not_op_r = r;
 			ctl->not_op_e = e;
 		} else if (!dashdash && nfiles > 0 && (w[0] == '+' || w[0] == '=' || (w[0] == '-' && w[1] != '\0'))) {
-			cli_usage_error(_("operation %s after the file %s: give every operation before the files (a file named so: ./%s)"),
-					cli_quote(w), cli_quote(files[0]), w);
+			cli_usage_error(_("operation %s after the file %s: give every operation before the files (a file named so: %s)"),
+					cli_quote(w), cli_quote(files[0]), sf_quote_part("./", w, strlen(w)));
 		}
 		files[nfiles++] = w;
 		if (dashdash || posix) {

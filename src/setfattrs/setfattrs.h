@@ -107,6 +107,7 @@ void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e
 void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, const char **popt_argv,
 		int *ret_popt_argc, const char ***ret_files);
 void sf_check_ops(struct setfattrs_control *ctl);
+const char *sf_quote_part(const char *prefix, const char *s, size_t len);
 
 /* apply.c: one file's plan and its application */
 size_t sf_n_kflags(void);

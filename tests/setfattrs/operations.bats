@@ -55,6 +55,18 @@ Try 'setfattrs --help' for more information."
 	stderr_has "setfattrs: unknown flag 'v' in '-vdq' ('setfattrs --list' lists every flag)"
 }
 
+@test "an unknown flag is quoted as a file name is: an escape sequence escaped, a character that is not ASCII whole" {
+	touch f
+	run -1 --separate-stderr setfattrs $'+d\e[31mX' f
+	stderr_has "setfattrs: unknown flag 'd\\033[31mX' in '+d\\033[31mX' ('setfattrs --list' lists every flag)"
+	run -1 --separate-stderr setfattrs +ié f
+	stderr_has "setfattrs: unknown flag '\\303\\251' in '+i\\303\\251' ('setfattrs --list' lists every flag)"
+	LC_ALL=C.UTF-8 run -1 --separate-stderr setfattrs +é f
+	[[ $stderr == *"unknown flag "*"é"*" in "*"+é"*" ("* ]] || fail "$stderr"
+	run -1 --separate-stderr setfattrs +d f $'+\e[1m'
+	stderr_has --partial "(a file named so: './+\\033[1m')"
+}
+
 @test "an unknown letter in a run of letters is named" {
 	touch f
 	run -1 --separate-stderr setfattrs +iq f
@@ -182,7 +194,7 @@ Try 'setfattrs --help' for more information."
 @test "tmpfs: a last operation that is also an existing file's name: 'missing file operand' says how to name the file" {
 	touch -- +d -i
 	run -1 --separate-stderr setfattrs +d +d
-	stderr_has "setfattrs: missing file operand: '+d' names a flag, so it is taken as an operation; name the file as ./+d (or after a -- that follows the operations)"
+	stderr_has "setfattrs: missing file operand: '+d' names a flag, so it is taken as an operation; name the file as './+d' (or after a -- that follows the operations)"
 	run -1 --separate-stderr setfattrs -- +d -i
 	stderr_has --partial "missing file operand: '-i' names a flag"
 	# Without such a file, the message is the usual one.

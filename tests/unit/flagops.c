@@ -128,6 +128,12 @@ static void test_refusals(void)
 	is_str(e.suggest, "x", "... x is suggested");
 	is_int(parse_all("+d,iq", &ops, &e), -ENOENT, "a run with an unknown letter is -ENOENT");
 	tap_ok(e.offset == 4 && e.len == 1, "... at the letter");
+	is_int(parse_all("+i\xc3\xa9", &ops, &e), -ENOENT, "a letter that is not ASCII is unknown");
+	tap_ok(e.offset == 2 && e.len == 2, "... named whole, both bytes of its UTF-8");
+	is_int(parse_all("+\xc3\xa9", &ops, &e), -ENOENT, "one such letter alone is unknown");
+	tap_ok(e.offset == 1 && e.len == 2 && e.suggest == NULL, "... named whole, nothing suggested");
+	is_int(parse_all("+i\xc3", &ops, &e), -ENOENT, "a byte that starts no character is unknown");
+	tap_ok(e.offset == 2 && e.len == 1, "... named alone");
 	is_int(parse_all("+k", &ops, &e), -ENOENT, "+k is unknown");
 	is_str(e.suggest, NULL, "... nothing is near it");
 	is_int(parse_all("+z", &ops, &e), -ENOENT, "+z is unknown");
@@ -315,7 +321,7 @@ static void test_fuzz(void)
 int main(void)
 {
 	kt = fattrs_kflags_table(&nk);
-	tap_plan(125);
+	tap_plan(131);
 	test_words_and_letters();
 	test_assign();
 	test_refusals();
