@@ -708,6 +708,20 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 int fattrs_mntcache_fcaps(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
 			  struct fattrs_fcaps *ret);
 
+/**
+ * fattrs_mntcache_fcaps_dev() - fattrs_mntcache_fcaps() for a caller
+ * that knows a file's device, not its mount: the mount of the first file
+ * met of device @dev (a statx(2) of @path, from the working directory)
+ * answers for every file of that device (what a filesystem keeps is its
+ * superblock's: bind mounts of it agree).
+ * @ret_type: if not NULL, the table's row of @path's statfs(2) magic (the
+ *            first of its magic: enough to know an overlay or FUSE), or NULL
+ *
+ * Returns: 0, or -errno (of the statx, or as fattrs_fcaps_probe()).
+ */
+int fattrs_mntcache_fcaps_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
+			      struct fattrs_fcaps *ret, const struct fattrs_fstype **ret_type);
+
 /* ------------------------------------------------------------ tree walk */
 
 /* fattrs_walk() flags. */

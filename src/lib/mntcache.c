@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 
 #include "internal.h"
 
@@ -20,6 +22,9 @@ struct entry {
 	bool info_known;	/* looked up in the mount table (only when asked: it loads libmount) */
 	bool fcaps_known;
 	struct fattrs_fcaps fcaps;
+	dev_t dev;		/* its device, once a file of it was met by device */
+	bool dev_known;
+	const struct fattrs_fstype *by_magic;	/* its row by statfs(2) magic, once asked */
 };
 
 struct fattrs_mntcache {
@@ -195,4 +200,42 @@ int fattrs_mntcache_fcaps(struct fattrs_mntcache *c, uint64_t mnt_id, const char
 struct fattrs_mounts *fattrs_mntcache_mounts(struct fattrs_mntcache *c)
 {
 	return c->mounts;
+}
+
+int fattrs_mntcache_fcaps_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
+			      struct fattrs_fcaps *ret, const struct fattrs_fstype **ret_type)
+{
+	struct fattrs_statx_buf stx;
+	struct statfs sfs;
+	struct entry *e = NULL;
+	int r;
+
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->e[i].dev_known && c->e[i].dev == dev) {
+			e = &c->e[i];
+			break;
+		}
+	}
+	if (e == NULL) {
+		/* the first file of this device: its mount */
+		r = fattrs_statx(AT_FDCWD, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx);
+		if (r < 0)
+			return r;
+		e = entry_for(c, (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0);
+		if (e == NULL)
+			return -ENOMEM;
+		e->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+		e->dev_known = true;
+	}
+	if (!e->fcaps_known) {
+		r = fattrs_fcaps_probe(path, nofollow, &e->fcaps);
+		if (r < 0)
+			return r;
+		e->by_magic = statfs(path, &sfs) == 0 ? fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
+		e->fcaps_known = true;
+	}
+	*ret = e->fcaps;
+	if (ret_type != NULL)
+		*ret_type = e->by_magic;
+	return 0;
 }

@@ -7,13 +7,6 @@
 
 #include "setfattrs.h"
 
-/* What the filesystem of one device offers for the fattrs(7) flags. */
-struct caps_entry {
-	dev_t dev;
-	struct fattrs_fcaps caps;
-	bool overlay;		/* overlayfs: a change of an xattr copies a lower file up */
-};
-
 /*
  * The read-back policy: the xflags bits a device was seen to keep, per
  * file type, after a change that was read back.
@@ -82,57 +75,43 @@ static bool is_ia(const struct fattrs_kflag *f)
 	return (kbit_x(f) & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 }
 
-static const struct caps_entry nostat_caps = {
-	.caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE } };
+static const struct fattrs_fcaps nostat_caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE };
 
-/*
- * What @p's filesystem offers for the fattrs flags, probed once per device;
- * for a file not stat'ed (sf_want_nostat()): user xattrs, no native word, no
- * overlayfs, as on every filesystem mounted then.
- */
-static int caps_entry_for(struct setfattrs_control *ctl, const struct plan *p, const struct caps_entry **ret)
+/* The library's per-mount cache, made on first use (NULL: out of memory). */
+static struct fattrs_mntcache *mntcache(struct setfattrs_control *ctl)
 {
-	const struct fattrs_fstype *t;
-	struct caps_entry *c;
-	struct fattrs_fcaps caps;
-	struct statfs sfs;
-	int r;
-
-	if (p->mode == 0) {
-		*ret = &nostat_caps;
-		return 0;
-	}
-
-	for (size_t i = 0; i < ctl->ncaps; i++) {
-		if (ctl->caps[i].dev == p->dev) {
-			*ret = &ctl->caps[i];
-			return 0;
-		}
-	}
-	/* fattrs_fcaps_probe() wants a path from the working directory. */
-	r = fattrs_fcaps_probe(p->path, p->nofollow, &caps);
-	if (r < 0)
-		return r;
-	c = realloc(ctl->caps, (ctl->ncaps + 1) * sizeof(*c));
-	if (c == NULL)
-		return -ENOMEM;
-	ctl->caps = c;
-	c[ctl->ncaps] = (struct caps_entry){ .dev = p->dev, .caps = caps,
-					     .overlay = statfs(p->path, &sfs) == 0 &&
-							(t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) != NULL &&
-							t->copy_up };
-	*ret = &c[ctl->ncaps++];
-	return 0;
+	if (ctl->mntcache == NULL)
+		ctl->mntcache = fattrs_mntcache_new(NULL);
+	return ctl->mntcache;
 }
 
-int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_fcaps **ret)
+/*
+ * What @p's filesystem offers for the fattrs flags, and its type by magic:
+ * the library probes each mount once; for a file not stat'ed
+ * (sf_want_nostat()): user xattrs, no native word, no overlayfs, as on
+ * every filesystem mounted then.
+ */
+static int caps_of(struct setfattrs_control *ctl, const struct plan *p, struct fattrs_fcaps *ret,
+		   const struct fattrs_fstype **ret_type)
 {
-	const struct caps_entry *c;
-	int r = caps_entry_for(ctl, p, &c);
+	struct fattrs_mntcache *mc;
 
-	if (r == 0)
-		*ret = &c->caps;
-	return r;
+	if (p->mode == 0) {
+		*ret = nostat_caps;
+		if (ret_type != NULL)
+			*ret_type = NULL;
+		return 0;
+	}
+	mc = mntcache(ctl);
+	if (mc == NULL)
+		return -ENOMEM;
+	/* fattrs_mntcache_fcaps_dev() wants a path from the working directory. */
+	return fattrs_mntcache_fcaps_dev(mc, p->dev, p->path, p->nofollow, ret, ret_type);
+}
+
+int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, struct fattrs_fcaps *ret)
+{
+	return caps_of(ctl, p, ret, NULL);
 }
 
 /* ------------------------------------------------------ kernel flags */
@@ -415,13 +394,13 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fattrs_fflag f, bool opp_cleared)
 {
 	size_t i = sf_n_kflags() + (size_t)f;
-	const struct fattrs_fcaps *caps;
+	struct fattrs_fcaps caps;
 	const struct fattrs_fflag_info *fi = fattrs_fflag_info(f);
 	int r;
 
 	r = sf_caps_for(ctl, p, &caps);
 	if (r == 0)
-		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, caps, f, p->on[i],
+		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, &caps, f, p->on[i],
 				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
 	if (r == 0) {
 		p->state[i] = ST_APPLIED;
@@ -472,9 +451,10 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 /* Whether @p's file is on overlayfs (known once its filesystem was probed for the fattrs flags). */
 static bool on_overlay(struct setfattrs_control *ctl, const struct plan *p)
 {
-	const struct caps_entry *c;
+	struct fattrs_fcaps caps;
+	const struct fattrs_fstype *t;
 
-	return caps_entry_for(ctl, p, &c) == 0 && c->overlay;
+	return caps_of(ctl, p, &caps, &t) == 0 && t != NULL && t->copy_up;
 }
 
 /*
@@ -568,7 +548,8 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 {
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
-	const struct fattrs_fcaps *caps = NULL;
+	struct fattrs_fcaps caps;
+	bool have_caps = false;
 	const char *type = NULL;
 	size_t nk = sf_n_kflags();
 	bool have_stx, locked;
@@ -624,13 +605,14 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 
 		if (p->state[i] != ST_PENDING || !fread)
 			continue;
-		if (caps == NULL && sf_caps_for(ctl, p, &caps) < 0)
+		if (!have_caps && sf_caps_for(ctl, p, &caps) < 0)
 			break;
+		have_caps = true;
 		p->state[i] = ST_FAILED;
 		if (!S_ISREG(p->mode) && !S_ISDIR(p->mode))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
 				     p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), sf_type_word(p->mode));
-		else if (!caps->user_xattr && caps->native == FATTRS_NATIVE_NONE)
+		else if (!caps.user_xattr && caps.native == FATTRS_NATIVE_NONE)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
 				     p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), type);
 		else if (p->on[i] && (p->old[o] == 1 || p->old[o] == 2) && !(p->state[o] == ST_PENDING && !p->on[o]))
@@ -714,11 +696,11 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 			kread = r == 0;
 		}
 		if (ctl->fops) {
-			const struct fattrs_fcaps *caps;
+			struct fattrs_fcaps caps;
 
 			r = sf_caps_for(ctl, &p, &caps);
 			if (r == 0)
-				r = fattrs_fflags_get(path, nofollow, p.mode, caps, NULL, &fcur);
+				r = fattrs_fflags_get(path, nofollow, p.mode, &caps, NULL, &fcur);
 			if (r < 0) {
 				sf_fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quote(shown));
 				sf_report_unread(ctl, shown);
@@ -845,7 +827,7 @@ static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, cons
 				  const struct stat *st, bool nofollow)
 {
 	for (int k = 0; k < ctl->nfsteps; k++) {
-		if (fattrs_fflag_set(path, nofollow, 0, &nostat_caps.caps, ctl->fsteps[k].f, ctl->fsteps[k].on,
+		if (fattrs_fflag_set(path, nofollow, 0, &nostat_caps, ctl->fsteps[k].f, ctl->fsteps[k].on,
 				     ctl->fsteps[k].flags, NULL) != 0)
 			return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
 	}

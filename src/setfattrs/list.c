@@ -49,7 +49,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 	struct fattrs_fflags ff = { .unknown = NULL };
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
-	const struct fattrs_fcaps *caps = NULL;
+	struct fattrs_fcaps caps;
 	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
 	bool fok = false;
 	size_t nk = sf_n_kflags();
@@ -76,7 +76,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		}
 		r = sf_caps_for(ctl, &p, &caps);
 		if (r == 0)
-			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, caps, &stx, &ff);
+			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, &caps, &stx, &ff);
 		if (r < 0) {
 			cli_warn(-r, _("cannot read the fattrs flags of %s"), cli_quote(file));
 			return CLI_EXIT_FAILURE;

@@ -166,7 +166,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	const char *rfile = ctl->reference;
 	struct fattrs_kattr ka;
 	struct fattrs_fflags ff = { .unknown = NULL };
-	const struct fattrs_fcaps *caps;
+	struct fattrs_fcaps caps;
 	struct plan p = { .path = rfile, .shown = rfile, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
 	struct stat st;
 	size_t nk = sf_n_kflags();
@@ -184,7 +184,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	kok = r == 0;
 	r = sf_caps_for(ctl, &p, &caps);
 	if (r == 0)
-		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, caps, NULL, &ff);
+		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, &caps, NULL, &ff);
 	if (r < 0)
 		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the fattrs flags of %s"), cli_quote(rfile));
 	fattrs_flagops_init(&ctl->ops);

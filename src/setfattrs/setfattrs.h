@@ -24,7 +24,6 @@
 #include "cli.h"
 #include "fattrs.h"
 
-struct caps_entry;
 struct kept_entry;
 
 struct setfattrs_control {
@@ -38,8 +37,6 @@ struct setfattrs_control {
 	struct fattrs_flagops ops;
 	bool kops;		/* some kernel flag is named or '=' was given */
 	bool fops;		/* some fattrs flag is named or '=' was given */
-	struct caps_entry *caps;
-	size_t ncaps;
 	struct kept_entry *kept;
 	size_t nkept;
 	struct fattrs_mntcache *mntcache;	/* what each mount is and keeps */
@@ -113,7 +110,7 @@ const char *sf_quote_part(const char *prefix, const char *s, size_t len);
 size_t sf_n_kflags(void);
 const struct fattrs_kflag *sf_krow(size_t i);
 const char *sf_flag_name(size_t i);
-int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_fcaps **ret);
+int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, struct fattrs_fcaps *ret);
 bool sf_is_sizehint(const struct fattrs_kflag *f);
 bool sf_want_nostat(struct setfattrs_control *ctl);
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
