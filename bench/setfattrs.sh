@@ -28,8 +28,10 @@
 #     (info): +nodump with the directories made sticky and world-writable (1777), where each file is
 #     pinned first (O_PATH open, file_getattr and file_setattr through /proc/self/fd, close).
 #
-# Environment: N (10000), ROUNDS (5, plus 1 warm-up), FSLIST ("tmpfs ext4", root only), QUICK=1
-# (N=1000 ROUNDS=2), SETFATTRS, CC. As root it runs in a private mount namespace with fresh
+# Environment: N (10000), ROUNDS (5, plus 1 warm-up), FSLIST ("tmpfs ext4", root only; "target"
+# with TARGET=DIR: a fresh directory under DIR, any filesystem), SF_GROUPS (the groups measured,
+# "oset oclr nset nclr": +offline, -offline, +nodump, -nodump; "oset oclr" where the filesystem has
+# no kernel flags, GlusterFS say), QUICK=1 (N=1000 ROUNDS=2), SETFATTRS, CC. As root it runs in a private mount namespace with fresh
 # mounts (bench/lib.sh); not root, it measures in its work dir under /tmp.
 set -euo pipefail
 export LC_ALL=C
@@ -67,7 +69,8 @@ echo "setfattrs: $SETFATTRS ($(date -u -r "$SETFATTRS" +%Y-%m-%dT%H:%MZ))"
 echo "N=$N files ($NDIRS dirs x $PER), ROUNDS=$ROUNDS (+1 warm-up); one process per case, start-up included"
 
 # ------------------------------------------------------------------ the cases
-GROUPS_=(oset oclr nset nclr)
+# shellcheck disable=SC2206 # a list of words
+GROUPS_=(${SF_GROUPS:-oset oclr nset nclr})
 declare -A TITLE=([oset]="+offline" [oclr]="-offline" [nset]="+nodump" [nclr]="-nodump")
 # the untimed reset before each run: the opposite state
 declare -A RESET=([oset]=-offline [oclr]=+offline [nset]=-nodump [nclr]=+nodump)
@@ -182,7 +185,7 @@ run_case() {
 
 # ------------------------------------------------------------------ syscalls (strace)
 syscalls() { # FS
-	local c op S1=$((N / 10)) S2=$((N * 3 / 10))
+	local c g op S1=$((N / 10)) S2=$((N * 3 / 10))
 	echo
 	echo "## 2. $1: system calls per file (strace -f -qq -o FILE, full trace; slope $S1 -> $S2 files)"
 	echo
@@ -190,8 +193,8 @@ syscalls() { # FS
 	echo
 	echo "| case | per file | one-time | by name, per file |"
 	echo "|---|---:|---:|---|"
-	for c in sf-oset sf-oclr sf-nset sf-nclr; do
-		local g=${c#sf-}
+	for g in "${GROUPS_[@]}"; do
+		c=sf-$g
 		op=${OP[$g]}
 		reset "$g"
 		(cd "$C" && strace -f -qq -o "$WORK/s1" "$SETFATTRS" "$op" "${FILES[@]:0:S1}" 2>/dev/null) || note "traced $c failed"
