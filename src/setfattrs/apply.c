@@ -75,6 +75,7 @@ static bool is_ia(const struct fattrs_kflag *f)
 	return (kbit_x(f) & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 }
 
+/* What a file not stat'ed offers for the fattrs flags (sf_want_nostat()). */
 static const struct fattrs_fcaps nostat_caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE };
 
 /* The library's per-mount cache, made on first use (NULL: out of memory). */
@@ -253,7 +254,7 @@ static void kept_seen(struct setfattrs_control *ctl, const struct plan *p, const
 }
 
 /* Whether this process has capability @cap in effect (when capget(2) fails: yes, so as to blame none). */
-static bool have_cap(struct setfattrs_control *ctl, unsigned cap)
+bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap)
 {
 	if (ctl->caps_known == 0)
 		ctl->caps_known = fattrs_caps_effective(&ctl->caps_eff) < 0 ? -1 : 1;
@@ -369,10 +370,10 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 
 		if (p->state[i] != ST_FAILED || !kchange_has(c, f, p->on[i]))
 			continue;
-		if (r == -EPERM && is_ia(f) && !have_cap(ctl, CAP_LINUX_IMMUTABLE))
+		if (r == -EPERM && is_ia(f) && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
-		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !have_cap(ctl, CAP_SYS_RESOURCE))
+		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
 		else if (r == -EPERM && !is_ia(f) &&
@@ -582,10 +583,10 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 		else if (p->on[i] && st == FATTRS_FUNSUPPORTED)
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not keep it on a %s"),
 				     f->name, cli_quote(p->shown), type, sf_type_word(p->mode));
-		else if (ia && !have_cap(ctl, CAP_LINUX_IMMUTABLE))
+		else if (ia && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
-		else if (f->iflag == FS_JOURNAL_DATA_FL && !have_cap(ctl, CAP_SYS_RESOURCE))
+		else if (f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
 		else if (!ia && locked &&

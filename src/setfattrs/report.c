@@ -95,15 +95,21 @@ static const char *locked_by(int dirfd, const char *path, bool nofollow, mode_t 
  * file is immutable or append-only, say so and what clears it first, and
  * return true; false (nothing said) otherwise.
  */
-bool sf_fail_locked(const struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
+bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
 		 const char *shown, bool on, const char *name)
 {
 	const char *letter, *locked = locked_by(dirfd, path, nofollow, mode, &letter);
 
 	if (locked == NULL)
 		return false;
-	sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
-		  on ? "set" : "clear", name, cli_quote(shown), strerror(EPERM), locked, letter, on ? '+' : '-', name);
+	/* Only a process with CAP_LINUX_IMMUTABLE can clear it: '-i' would fail too. */
+	if (!sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
+		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s, and clearing that needs CAP_LINUX_IMMUTABLE, which this process lacks: ask an administrator to run 'setfattrs -%s' on it)"),
+			     on ? "set" : "clear", name, cli_quote(shown), strerror(EPERM), locked, letter);
+	else
+		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
+			     on ? "set" : "clear", name, cli_quote(shown), strerror(EPERM), locked, letter,
+			     on ? '+' : '-', name);
 	return true;
 }
 
@@ -112,7 +118,6 @@ static const char *state_word(int v)
 	return v == 1 ? "set" : v == 0 ? "clear" : v == 2 ? "invalid" : "unknown";
 }
 
-/* What a file not stat'ed offers for the fattrs flags (sf_want_nostat()). */
 /* "+nodump -append" for the flags in @state @which (ST_NONE: every planned one). */
 static char *plan_words(const struct plan *p, enum step_state which)
 {

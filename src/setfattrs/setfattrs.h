@@ -109,6 +109,7 @@ const char *sf_quote_part(const char *prefix, const char *s, size_t len);
 /* apply.c: one file's plan and its application */
 size_t sf_n_kflags(void);
 const struct fattrs_kflag *sf_krow(size_t i);
+bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap);
 const char *sf_flag_name(size_t i);
 int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, struct fattrs_fcaps *ret);
 bool sf_is_sizehint(const struct fattrs_kflag *f);
@@ -125,7 +126,7 @@ const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_sta
 const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow);
 __attribute__((format(printf, 3, 4)))
 void sf_fail_flag(const struct setfattrs_control *ctl, int err, const char *fmt, ...);
-bool sf_fail_locked(const struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
+bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
 		 const char *shown, bool on, const char *name);
 void sf_report(struct setfattrs_control *ctl, const struct plan *p);
 void sf_report_unread(struct setfattrs_control *ctl, const char *shown);

@@ -93,6 +93,23 @@ setfattrs: cannot set 'append' on 'mine': Operation not permitted (changing it n
 setfattrs: cannot set 'noatime' on 'mine': Operation not permitted"
 }
 
+@test "as nobody, on an immutable file: not told to clear it with -i, which needs CAP_LINUX_IMMUTABLE, but whom to ask" {
+	require_root "switch to nobody"
+	require_cmd setpriv chattr
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && chmod 777 . && touch mine a && chown nobody mine a && chattr +i mine && chattr +a a || exit 1
+		as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+		as_nobody setfattrs +offline mine; echo "rc=$?"
+		as_nobody setfattrs -offline a; echo "rc=$?"
+		setfattrs +offline mine; echo "rc=$?"
+		chattr -i mine; chattr -a a'
+	assert_equal "${lines[*]}" 'rc=1 rc=1 rc=1'
+	assert_equal "$stderr" "setfattrs: cannot set 'offline' on 'mine': Operation not permitted (the file is immutable, and clearing that needs CAP_LINUX_IMMUTABLE, which this process lacks: ask an administrator to run 'setfattrs -i' on it)
+setfattrs: cannot clear 'offline' on 'a': Operation not permitted (the file is append-only, and clearing that needs CAP_LINUX_IMMUTABLE, which this process lacks: ask an administrator to run 'setfattrs -a' on it)
+setfattrs: cannot set 'offline' on 'mine': Operation not permitted (the file is immutable; '-i +offline' clears that first)"
+}
+
 @test "root without CAP_LINUX_IMMUTABLE: +i is refused with the capability named" {
 	require_root
 	require_cmd setpriv
