@@ -673,6 +673,8 @@ struct fattrs_mntinfo {
 
 struct fattrs_mntcache;
 struct fattrs_fcaps;
+struct fattrs_kchange;
+struct fattrs_kresult;
 
 /**
  * fattrs_mntcache_new() - a cache of what each mount keeps, by mount id.
@@ -721,6 +723,34 @@ int fattrs_mntcache_fcaps(struct fattrs_mntcache *c, uint64_t mnt_id, const char
  */
 int fattrs_mntcache_fcaps_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
 			      struct fattrs_fcaps *ret, const struct fattrs_fstype **ret_type);
+
+/**
+ * fattrs_mntcache_kchange() - change a file's kernel flags
+ * (fattrs_kattr_change_result()) with the read-back rule and the retries
+ * every caller needs.
+ * @dev, @mode: the file's device and st_mode; 0 and 0 for a file not
+ *        stat'ed, only where fattrs_mounts_flags_trusted() said 1
+ * @flags: FATTRS_KCHANGE_BY_NAME or 0 (the read-back is this function's)
+ * @ret:  if not NULL, written when the call returns 0, 1 or -EOPNOTSUPP:
+ *        what is not in effect, what of it was refused, and whether the
+ *        file keeps no kernel flags at all
+ *
+ * The read-back rule: a change of nodump, noatime or sync only, each of
+ * which was seen kept on this device for this file type before, is not
+ * read back (a filesystem that kept one on a file of a type keeps it on
+ * every such file); the first of each is, and every change on a
+ * filesystem where a server decides per file (FUSE, network).  When the
+ * filesystem refuses a change of several flags (tmpfs refuses the whole
+ * write for one it does not have), each is tried alone (clears, sets,
+ * then immutable and append), so that what can be is applied and @ret
+ * names exactly what is not.
+ *
+ * Returns: 1 if something was written and all of it is in effect, 0 if
+ * nothing needed writing, -EOPNOTSUPP if some of it is not (see @ret), or
+ * -errno as fattrs_kattr_change() (-EINVAL for other @flags).
+ */
+int fattrs_mntcache_kchange(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path, unsigned at_flags,
+			    mode_t mode, const struct fattrs_kchange *change, unsigned flags, struct fattrs_kresult *ret);
 
 /* ------------------------------------------------------------ tree walk */
 

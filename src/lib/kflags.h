@@ -245,9 +245,12 @@ enum {
  * @refused: the part of @dropped the filesystem refused: its word cannot
  *           be read or written on this file (EOPNOTSUPP, ENOTTY); the rest
  *           of @dropped was accepted and read back otherwise
+ * @no_flags: the file keeps no kernel flags at all (set by
+ *           fattrs_mntcache_kchange() only)
  */
 struct fattrs_kresult {
 	struct fattrs_kchange dropped, refused;
+	bool no_flags;
 };
 
 /* What became of one flag of a change (fattrs_kresult_fate()). */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -27,12 +28,34 @@ struct entry {
 	const struct fattrs_fstype *by_magic;	/* its row by statfs(2) magic, once asked */
 };
 
+/*
+ * The read-back trust rule: the xflags bits a device was seen to keep, per
+ * file type, after a change that was read back.
+ */
+struct trust {
+	dev_t dev;
+	mode_t type;		/* S_IFMT bits */
+	uint32_t bits;		/* FS_XFLAG_* seen kept (set or cleared as asked) */
+	int trusted;		/* -1 not known yet, 0 never (a server decides per file), 1 */
+};
+
+/*
+ * The flags whose fate depends only on the filesystem and the file type,
+ * never on the file's contents or state: a filesystem that kept one on a
+ * file of a type keeps it on every such file.  (Not immutable or append:
+ * they fail loudly anyway; not dax, nocow, compress, projinherit or the
+ * xfs-only flags, which depend on a device, a size or a directory.)
+ */
+#define TRUSTED_XFLAGS (FS_XFLAG_NODUMP | FS_XFLAG_NOATIME | FS_XFLAG_SYNC)
+
 struct fattrs_mntcache {
 	struct fattrs_mounts *mounts;
 	bool own_mounts;
 	struct entry *e;
 	size_t n, alloc;
 	size_t last;		/* the entry found last: the next file is likely on it */
+	struct trust *trust;
+	size_t ntrust;
 };
 
 struct fattrs_mntcache *fattrs_mntcache_new(struct fattrs_mounts *mounts)
@@ -60,6 +83,7 @@ struct fattrs_mntcache *fattrs_mntcache_free(struct fattrs_mntcache *c)
 	if (c->own_mounts)
 		(void)fattrs_mounts_free(c->mounts);
 	free(c->e);
+	free(c->trust);
 	free(c);
 	return NULL;
 }
@@ -238,4 +262,182 @@ int fattrs_mntcache_fcaps_dev(struct fattrs_mntcache *c, dev_t dev, const char *
 	if (ret_type != NULL)
 		*ret_type = e->by_magic;
 	return 0;
+}
+
+/* ------------------------------------------------ the read-back rule */
+
+/*
+ * The trust record of device @dev and file type @mode, made on first use
+ * (NULL: out of memory).  Device 0, type 0: a file not stat'ed, where
+ * every mount is trusted (fattrs_mounts_flags_trusted()).
+ */
+static struct trust *trust_for(struct fattrs_mntcache *c, dev_t dev, mode_t mode)
+{
+	struct trust *t;
+
+	for (size_t i = 0; i < c->ntrust; i++) {
+		if (c->trust[i].dev == dev && c->trust[i].type == (mode & S_IFMT))
+			return &c->trust[i];
+	}
+	t = realloc(c->trust, (c->ntrust + 1) * sizeof(*t));
+	if (t == NULL)
+		return NULL;
+	c->trust = t;
+	t[c->ntrust] = (struct trust){ .dev = dev, .type = mode & S_IFMT, .trusted = -1 };
+	return &t[c->ntrust++];
+}
+
+/* Whether the filesystem of @path in @dirfd is of a type whose server decides per file. */
+static bool on_remote(int dirfd, const char *path, unsigned at_flags)
+{
+	const struct fattrs_fstype *t;
+	struct statfs sfs;
+	int fd = openat(dirfd, path, O_PATH | O_CLOEXEC | ((at_flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
+	bool remote = true;	/* cannot tell: read back */
+
+	if (fd < 0)
+		return remote;
+	if (fstatfs(fd, &sfs) == 0)
+		remote = (t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) != NULL && t->remote;
+	(void)close(fd);
+	return remote;
+}
+
+/*
+ * Whether @c may skip the read-back: only trusted xflags bits, each seen
+ * kept on this device for this file type before (so the first change of
+ * each flag on each filesystem is read back), never where a server
+ * decides.
+ */
+static bool kept_before(struct fattrs_mntcache *c, dev_t dev, mode_t mode, int dirfd, const char *path,
+			unsigned at_flags, const struct fattrs_kchange *ch)
+{
+	uint32_t x = ch->xset | ch->xclear;
+	struct trust *t;
+
+	if ((ch->iset | ch->iclear) != 0 || x == 0 || (x & ~TRUSTED_XFLAGS) != 0)
+		return false;
+	t = trust_for(c, dev, mode);
+	if (t == NULL)
+		return false;
+	if (t->trusted < 0)
+		t->trusted = mode == 0 || !on_remote(dirfd, path, at_flags);
+	return t->trusted == 1 && (x & ~t->bits) == 0;
+}
+
+/*
+ * After a change that was written (1 returned), read back and stuck: the
+ * bits it set are kept here.  A clear proves something only when it was
+ * the whole change: then the bit was set before (else nothing would have
+ * been written), so this filesystem holds it.  A clear among other bits
+ * may have found its bit clear already, and proves nothing.
+ */
+static void kept_seen(struct fattrs_mntcache *c, dev_t dev, mode_t mode, const struct fattrs_kchange *ch)
+{
+	struct trust *t = trust_for(c, dev, mode);
+	uint32_t x = ch->xset | ch->xclear;
+
+	if (t == NULL)
+		return;
+	t->bits |= ch->xset & TRUSTED_XFLAGS;
+	if (ch->xset == 0 && (x & (x - 1)) == 0)
+		t->bits |= x & TRUSTED_XFLAGS;
+}
+
+/* Whether @f set (@on) or cleared is in @k. */
+static bool kchange_has(const struct fattrs_kchange *k, const struct fattrs_kflag *f, bool on)
+{
+	if (f->xflag != 0)
+		return ((on ? k->xset : k->xclear) & f->xflag) != 0;
+	return ((on ? k->iset : k->iclear) & f->iflag) != 0;
+}
+
+/* Take @f (set: @on) out of @k. */
+static void kchange_drop(struct fattrs_kchange *k, const struct fattrs_kflag *f, bool on)
+{
+	if (f->xflag != 0)
+		*(on ? &k->xset : &k->xclear) &= ~f->xflag;
+	else
+		*(on ? &k->iset : &k->iclear) &= ~f->iflag;
+}
+
+/*
+ * Some filesystems (tmpfs) refuse a whole write for one flag they do not
+ * have: each flag of @res's dropped part is tried alone (clears, sets,
+ * then immutable and append), so as to apply what can be and tell what
+ * cannot.  Returns: whether something is still not in effect.
+ */
+static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mode, struct fattrs_kresult *res)
+{
+	size_t n;
+	const struct fattrs_kflag *k = fattrs_kflags_table(&n);
+	bool left = false;
+
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			bool on = pass != 0, ia = (k[i].xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+			struct fattrs_kchange one = { .xset = 0 };
+			struct fattrs_kresult one_res;
+			int r;
+
+			if (!kchange_has(&res->dropped, &k[i], on) || (pass == 2) != (on && ia))
+				continue;
+			(void)fattrs_kchange_add(&one, &k[i], on);
+			r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, &one, 0, &one_res);
+			if (r < 0 && r != -EOPNOTSUPP)
+				continue;
+			kchange_drop(&res->dropped, &k[i], on);
+			kchange_drop(&res->refused, &k[i], on);
+			if (r == -EOPNOTSUPP) {
+				/* its fate alone */
+				enum fattrs_kfate fate = fattrs_kresult_fate(&one_res, &k[i], on);
+
+				if (fate != FATTRS_KFATE_DONE)
+					(void)fattrs_kchange_add(&res->dropped, &k[i], on);
+				if (fate == FATTRS_KFATE_REFUSED)
+					(void)fattrs_kchange_add(&res->refused, &k[i], on);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		left |= kchange_has(&res->dropped, &k[i], true) || kchange_has(&res->dropped, &k[i], false);
+	return left;
+}
+
+/* How many flags of the table @k holds. */
+static size_t kchange_count(const struct fattrs_kchange *k)
+{
+	size_t n, count = 0;
+	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		count += kchange_has(k, &t[i], true) + kchange_has(k, &t[i], false);
+	return count;
+}
+
+int fattrs_mntcache_kchange(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path, unsigned at_flags,
+			    mode_t mode, const struct fattrs_kchange *change, unsigned flags, struct fattrs_kresult *ret)
+{
+	struct fattrs_kresult res = { .dropped = { .xset = 0 } };
+	struct fattrs_kattr any;
+	bool trust;
+	int r;
+
+	if ((flags & ~FATTRS_KCHANGE_BY_NAME) != 0)
+		return -EINVAL;
+	trust = kept_before(c, dev, mode, dirfd, path, at_flags, change);
+	r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, change,
+				       flags | (trust ? FATTRS_KCHANGE_NO_READBACK : 0), &res);
+	if (r == 1 && !trust)
+		kept_seen(c, dev, mode, change);
+	if (r == -EOPNOTSUPP) {
+		res.no_flags = fattrs_kattr_get(dirfd, path, at_flags, mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
+						&any) == -EOPNOTSUPP;
+		if (!res.no_flags && kchange_count(&res.dropped) > 1 &&
+		    !each_alone(dirfd, path, at_flags, mode, &res))
+			r = 1;
+	}
+	if (ret != NULL && (r >= 0 || r == -EOPNOTSUPP))
+		*ret = res;
+	return r;
 }

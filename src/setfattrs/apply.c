@@ -7,26 +7,6 @@
 
 #include "setfattrs.h"
 
-/*
- * The read-back policy: the xflags bits a device was seen to keep, per
- * file type, after a change that was read back.
- */
-struct kept_entry {
-	dev_t dev;
-	mode_t type;		/* S_IFMT bits */
-	uint32_t bits;		/* FS_XFLAG_* seen kept (set or cleared as asked) */
-	int trusted;		/* -1 not known yet, 0 never (FUSE: the server decides per file), 1 */
-};
-
-/*
- * The flags whose fate depends only on the filesystem and the file type,
- * never on the file's contents or state: a filesystem that kept one on a
- * file of a type keeps it on every such file.  (Not immutable or append:
- * they fail loudly anyway; not dax, nocow, compress, projinherit or the
- * xfs-only flags, which depend on a device, a size or a directory.)
- */
-#define KEPT_TRUSTED (FS_XFLAG_NODUMP | FS_XFLAG_NOATIME | FS_XFLAG_SYNC)
-
 /* ------------------------------------------------------------ flags */
 
 /*
@@ -189,70 +169,6 @@ static bool plan_stat(struct setfattrs_control *ctl, struct plan *p)
 	return true;
 }
 
-/*
- * The read-back record of @p's device and file type, made on first use
- * (NULL: out of memory).  A file that was not stat'ed (mode 0) has the
- * record of device 0, type 0: any file (sf_want_nostat()).
- */
-static struct kept_entry *kept_for(struct setfattrs_control *ctl, const struct plan *p)
-{
-	struct kept_entry *k;
-
-	for (size_t i = 0; i < ctl->nkept; i++) {
-		if (ctl->kept[i].dev == p->dev && ctl->kept[i].type == (p->mode & S_IFMT))
-			return &ctl->kept[i];
-	}
-	k = realloc(ctl->kept, (ctl->nkept + 1) * sizeof(*k));
-	if (k == NULL)
-		return NULL;
-	ctl->kept = k;
-	k[ctl->nkept] = (struct kept_entry){ .dev = p->dev, .type = p->mode & S_IFMT, .trusted = -1 };
-	return &k[ctl->nkept++];
-}
-
-/*
- * Whether @c may skip the read-back: only trusted xflags bits, each seen
- * kept on this device for this file type before (so the first change of
- * each flag on each filesystem is read back), never on FUSE.
- */
-static bool kept_before(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
-{
-	uint32_t x = c->xset | c->xclear;
-	const struct fattrs_fstype *t;
-	struct kept_entry *k;
-	struct statfs sfs;
-
-	if ((c->iset | c->iclear) != 0 || x == 0 || (x & ~KEPT_TRUSTED) != 0)
-		return false;
-	k = kept_for(ctl, p);
-	if (k == NULL)
-		return false;
-	if (k->trusted < 0)
-		k->trusted = p->mode == 0 || /* sf_want_nostat(): no FUSE, no unknown filesystem */
-			     (statfs(p->path, &sfs) == 0 &&
-			      ((t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) == NULL || !t->remote));
-	return k->trusted == 1 && (x & ~k->bits) == 0;
-}
-
-/*
- * After a change that was written (the library returned 1), read back and
- * stuck: the bits it set are kept here.  A clear proves something only
- * when it was the whole change: then the bit was set before (else nothing
- * would have been written), so this filesystem holds it.  A clear among
- * other bits may have found its bit clear already, and proves nothing.
- */
-static void kept_seen(struct setfattrs_control *ctl, const struct plan *p, const struct fattrs_kchange *c)
-{
-	struct kept_entry *k = kept_for(ctl, p);
-	uint32_t x = c->xset | c->xclear;
-
-	if (k == NULL)
-		return;
-	k->bits |= c->xset & KEPT_TRUSTED;
-	if (c->xset == 0 && (x & (x - 1)) == 0)
-		k->bits |= x & KEPT_TRUSTED;
-}
-
 /* Whether this process has capability @cap in effect (when capget(2) fails: yes, so as to blame none). */
 bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap)
 {
@@ -261,23 +177,24 @@ bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap)
 	return ctl->caps_known < 0 || cap >= 64 || (ctl->caps_eff & (UINT64_C(1) << cap)) != 0;
 }
 
-/* Apply @c, the planned kernel flags in it; false when something failed (and said). */
+/*
+ * Apply @c, the planned kernel flags in it, through the library (its
+ * read-back rule and one-flag retries); false when something failed (and
+ * said).
+ */
 static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
 {
 	unsigned atf = fattrs_at_nofollow(p->nofollow);
 	struct fattrs_kresult res = { .dropped = { .xset = 0 } };
-	unsigned char fate[FATTRS_KFLAGS_MAX];
-	bool trust;
+	struct fattrs_mntcache *mc;
 	int r;
 
 	if ((c->xset | c->xclear | c->iset | c->iclear) == 0)
 		return true;
-	trust = kept_before(ctl, p, c);
-	r = fattrs_kattr_change_result(p->dirfd, p->path, atf, p->mode, c,
-				       (trust ? FATTRS_KCHANGE_NO_READBACK : 0) |
-				       (p->byname ? FATTRS_KCHANGE_BY_NAME : 0), &res);
-	if (r == 1 && !trust)
-		kept_seen(ctl, p, c);
+	mc = mntcache(ctl);
+	r = mc == NULL ? -ENOMEM :
+	    fattrs_mntcache_kchange(mc, p->dev, p->dirfd, p->path, atf, p->mode, c,
+				    p->byname ? FATTRS_KCHANGE_BY_NAME : 0, &res);
 	if (r < 0 && !plan_stat(ctl, p))
 		return false;
 	if (r >= 0) {
@@ -288,55 +205,20 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 		return true;
 	}
 	if (r == -EOPNOTSUPP) {
-		struct fattrs_kattr any;
-		bool none = fattrs_kattr_get(p->dirfd, p->path, atf, p->mode, FATTRS_KATTR_XFLAGS |
-					     FATTRS_KATTR_IFLAGS, &any) == -EOPNOTSUPP;
 		const char *type = sf_fs_type(ctl, p->dirfd, p->path, p->nofollow);
-
-		size_t ndropped = 0;
 
 		for (size_t i = 0; i < sf_n_kflags(); i++) {
 			const struct fattrs_kflag *f = sf_krow(i);
+			enum fattrs_kfate fate;
 
 			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
 				continue;
 			/* refused outright, or said yes to and read back otherwise */
-			fate[i] = (unsigned char)fattrs_kresult_fate(&res, f, p->on[i]);
-			if (fate[i] != FATTRS_KFATE_DONE)
-				ndropped++;
-			else
+			fate = fattrs_kresult_fate(&res, f, p->on[i]);
+			if (fate == FATTRS_KFATE_DONE) {
 				p->state[i] = ST_APPLIED;
-		}
-		/*
-		 * Some filesystems (tmpfs) refuse a whole write for one flag they
-		 * do not have: then each flag is tried alone (clears, sets, then
-		 * immutable and append), to apply what can be and name exactly
-		 * what cannot.
-		 */
-		for (int pass = 0; !none && ndropped > 1 && pass < 3; pass++) {
-			for (size_t i = 0; i < sf_n_kflags(); i++) {
-				const struct fattrs_kflag *f = sf_krow(i);
-				struct fattrs_kchange one = { .xset = 0 };
-
-				if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]) ||
-				    (pass == 0) != !p->on[i] || (pass == 2) != (p->on[i] && is_ia(f)))
-					continue;
-				struct fattrs_kresult one_res;
-				int rr;
-
-				(void)fattrs_kchange_add(&one, f, p->on[i]);
-				rr = fattrs_kattr_change_result(p->dirfd, p->path, atf, p->mode, &one, 0, &one_res);
-				if (rr >= 0)
-					p->state[i] = ST_APPLIED;
-				else if (rr == -EOPNOTSUPP)
-					fate[i] = (unsigned char)fattrs_kresult_fate(&one_res, f, p->on[i]);
-			}
-		}
-		for (size_t i = 0; i < sf_n_kflags(); i++) {
-			const struct fattrs_kflag *f = sf_krow(i);
-
-			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
 				continue;
+			}
 			/* --reference: a flag this file's filesystem cannot hold is left out. */
 			if (ctl->reference != NULL && p->on[i]) {
 				p->state[i] = ST_NONE;
@@ -344,7 +226,7 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 			}
 			p->state[i] = ST_FAILED;
 			p->failed = true;
-			if (none)
+			if (res.no_flags)
 				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
 					  sf_type_word(p->mode));
@@ -352,7 +234,7 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 				 ((f->xflag & FS_XFLAG_COWEXTSIZE) ? c->cowextsize : c->extsize) == 0)
 				sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: xfs keeps it only with a size hint: '+%s=SIZE'"),
 					  f->name, cli_quote(p->shown), f->name);
-			else if (fate[i] == FATTRS_KFATE_REFUSED)
+			else if (fate == FATTRS_KFATE_REFUSED)
 				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the %s filesystem does not support it on a %s)"),
 					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EOPNOTSUPP),
 					  type, sf_type_word(p->mode));

@@ -154,7 +154,6 @@ out:
 	poptFreeContext(pc);
 	free(files);
 	free(popt_argv);
-	free(ctl.kept);
 	free((void *)(uintptr_t)ctl.reference);
 	fattrs_mntcache_free(ctl.mntcache);
 	return rc;

@@ -24,7 +24,6 @@
 #include "cli.h"
 #include "fattrs.h"
 
-struct kept_entry;
 
 struct setfattrs_control {
 	bool dry_run, json, list, nofollow, one_fs, recursive, silent, verbose;
@@ -37,8 +36,6 @@ struct setfattrs_control {
 	struct fattrs_flagops ops;
 	bool kops;		/* some kernel flag is named or '=' was given */
 	bool fops;		/* some fattrs flag is named or '=' was given */
-	struct kept_entry *kept;
-	size_t nkept;
 	struct fattrs_mntcache *mntcache;	/* what each mount is and keeps */
 	int caps_known;		/* 0 until capget(2) was asked (then 1, or -1: it failed) */
 	uint64_t caps_eff;	/* the effective capabilities */

@@ -122,6 +122,42 @@ static void test_mntcache__by_mount_id(void)
 	tap_ok(fattrs_mntcache_free(c) == NULL && fattrs_mntcache_free(NULL) == NULL, "free returns NULL");
 }
 
+/*
+ * fattrs_mntcache_kchange() on tmpfs, which refuses a whole write for one
+ * flag it does not have: each flag is tried alone, nodump applied, sync
+ * refused.
+ */
+static void test_mntcache__kchange_each_alone(const char *fstype)
+{
+	struct fattrs_mntcache *c = fattrs_mntcache_new(NULL);
+	struct fattrs_kchange ch = { .xset = 0 };
+	struct fattrs_kresult res;
+	struct fattrs_kattr a;
+	struct stat st;
+	char path[PATH_MAX];
+	int fd, r;
+
+	if (fstype == NULL || strcmp(fstype, "tmpfs") != 0 || geteuid() != 0) {
+		skip_n(4, "tmpfs as root only");
+		(void)fattrs_mntcache_free(c);
+		return;
+	}
+	fd = open(top_path(path, "k"), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		(void)close(fd);
+	(void)fattrs_kchange_add(&ch, fattrs_kflag_find("sync"), true);
+	(void)fattrs_kchange_add(&ch, fattrs_kflag_find("nodump"), true);
+	r = stat(path, &st) == 0 ? fattrs_mntcache_kchange(c, st.st_dev, topfd, "k", 0, st.st_mode, &ch, 0, &res) : -1;
+	is_int(r, -EOPNOTSUPP, "tmpfs: +sync,nodump: not all of it in effect");
+	is_int(fattrs_kresult_fate(&res, fattrs_kflag_find("nodump"), true), FATTRS_KFATE_DONE,
+	       "... nodump applied, tried alone");
+	is_int(fattrs_kresult_fate(&res, fattrs_kflag_find("sync"), true), FATTRS_KFATE_REFUSED, "... sync refused");
+	tap_ok(fattrs_kattr_get(topfd, "k", 0, 0, FATTRS_KATTR_IFLAGS, &a) == 0 && (a.iflags & FS_NODUMP_FL) &&
+	       !(a.iflags & FS_SYNC_FL) && !res.no_flags, "... and the file has nodump, not sync");
+	(void)unlink(path);
+	(void)fattrs_mntcache_free(c);
+}
+
 /* What the kernel answers for @what in the test directory: 1 yes, 0 no, -1 could not tell. */
 static int kernel_says(const char *what)
 {
@@ -169,6 +205,7 @@ static void test_fstype__row_matches_the_kernel(void)
 		t = fattrs_fstype_find(mnt.fstype);
 		printf("# filesystem: %s\n", mnt.fstype);
 	}
+	test_mntcache__kchange_each_alone(t != NULL ? t->name : NULL);
 	if (t == NULL) {
 		skip_n(5, "$TMPDIR's filesystem has no row");
 		(void)fattrs_mounts_free(m);
