@@ -905,3 +905,32 @@ int fattrs_kattr_dir_byname(int dirfd, unsigned at_flags)
 	/* where symlinks keep flags, a followed name must fail the read by name */
 	return !t->special_kflags || (at_flags & AT_SYMLINK_NOFOLLOW) != 0;
 }
+
+int fattrs_kattr_restore(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			 const struct fattrs_kattr *before, struct fattrs_kchange *ret_lost)
+{
+	struct fattrs_kattr after;
+	struct fattrs_kchange back = { .xset = 0 };
+	bool lost = false;
+	int r;
+
+	r = fattrs_kattr_get(dirfd, path, at_flags, mode, WANT_ALL, &after);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < N_KFLAGS; i++) {
+		const struct fattrs_kflag *f = &kflags[i];
+
+		if (!f->readonly && fattrs_kattr_test(before, f) == 1 && fattrs_kattr_test(&after, f) == 0) {
+			(void)fattrs_kchange_add(&back, f, true);
+			lost = true;
+		}
+	}
+	if (!lost)
+		return 0;
+	r = fattrs_kattr_change(dirfd, path, at_flags, mode, &back, NULL);
+	if (r >= 0)
+		return 1;
+	if (ret_lost != NULL)
+		*ret_lost = back;
+	return r;
+}

@@ -278,6 +278,21 @@ int fattrs_kattr_change_result(int dirfd, const char *path, unsigned at_flags, m
 			       struct fattrs_kresult *ret);
 
 /**
+ * fattrs_kattr_restore() - put back the kernel flags a file had in @before
+ * (fattrs_kattr_get()) and lost since: on overlayfs the first change of a
+ * lower file's xattr copies it up, and copy-up keeps only sync, noatime,
+ * append and immutable of its flags (fs/overlayfs/copy_up.c).
+ * @dirfd, @path, @at_flags, @mode: the file, as for fattrs_kattr_get()
+ * @ret_lost: if not NULL, written when -errno is returned: the flags that
+ *            could not be put back
+ *
+ * Returns: 0 if nothing was lost, 1 if what was is back, -errno from
+ * reading the flags, or from the change (see @ret_lost).
+ */
+int fattrs_kattr_restore(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			 const struct fattrs_kattr *before, struct fattrs_kchange *ret_lost);
+
+/**
  * fattrs_kattr_dir_byname() - whether a change of a name in @dirfd may go
  * by that name (FATTRS_KCHANGE_BY_NAME).
  * @dirfd: a directory (O_PATH will do), or AT_FDCWD

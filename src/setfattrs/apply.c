@@ -349,31 +349,14 @@ static bool on_overlay(struct setfattrs_control *ctl, const struct plan *p)
  */
 static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kattr *before)
 {
-	struct fattrs_kattr after;
-	struct fattrs_kchange back = { .xset = 0 };
-	bool lost = false;
-	int r;
+	struct fattrs_kchange lost = { .xset = 0 };
+	int r = fattrs_kattr_restore(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode, before, &lost);
 
-	r = fattrs_kattr_get(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode,
-			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &after);
-	if (r < 0)
-		return;
-	for (size_t i = 0; i < sf_n_kflags(); i++) {
-		const struct fattrs_kflag *f = sf_krow(i);
-
-		if (!f->readonly && fattrs_kattr_test(before, f) == 1 && fattrs_kattr_test(&after, f) == 0) {
-			(void)fattrs_kchange_add(&back, f, true);
-			lost = true;
-		}
-	}
-	if (!lost)
-		return;
-	r = fattrs_kattr_change(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode, &back, NULL);
-	if (r >= 0)
+	if (r >= 0 || (lost.xset | lost.iset) == 0)
 		return;
 	p->failed = true;
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
-		if (kchange_has(&back, sf_krow(i), true))
+		if (kchange_has(&lost, sf_krow(i), true))
 			sf_fail_flag(ctl, -r, _("cannot set '%s' on %s again after the overlayfs copy-up dropped it"),
 				  sf_krow(i)->name, cli_quote(p->shown));
 	}
