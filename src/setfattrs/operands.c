@@ -167,21 +167,26 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	struct fattrs_kattr ka;
 	struct fattrs_fflags ff = { .unknown = NULL };
 	struct fattrs_fcaps caps;
+	struct fattrs_statx_buf stx;
+	struct fattrs_mntinfo mi = { .keeps = NULL };
 	struct plan p = { .path = rfile, .shown = rfile, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
-	struct stat st;
 	size_t nk = sf_n_kflags();
-	bool kok;
-	int r;
+	int r, kerr;
 
-	if (fstatat(AT_FDCWD, rfile, &st, fattrs_at_nofollow(ctl->nofollow)) < 0)
-		cli_die(CLI_EXIT_FAILURE, errno, _("cannot stat %s"), cli_quote(rfile));
-	p.mode = st.st_mode;
-	p.dev = st.st_dev;
-	r = fattrs_kattr_get(AT_FDCWD, rfile, fattrs_at_nofollow(ctl->nofollow), p.mode,
-			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
-	if (r < 0 && r != -EOPNOTSUPP)
-		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the flags of %s"), cli_quote(rfile));
-	kok = r == 0;
+	r = fattrs_statx(AT_FDCWD, rfile, fattrs_at_nofollow(ctl->nofollow),
+			 STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx);
+	if (r < 0)
+		cli_die(CLI_EXIT_FAILURE, -r, _("cannot stat %s"), cli_quote(rfile));
+	p.mode = stx.stx_mode;
+	p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	p.mnt_id = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0;
+	/* what RFILE's mount keeps (keeps NULL: a type not measured, or not known) */
+	if (stx.stx_mask & STATX_MNT_ID)
+		(void)sf_mount_info(ctl, stx.stx_mnt_id, &mi);
+	kerr = fattrs_kattr_get(AT_FDCWD, rfile, fattrs_at_nofollow(ctl->nofollow), p.mode,
+				FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
+	if (kerr < 0 && kerr != -EOPNOTSUPP)
+		cli_die(CLI_EXIT_FAILURE, -kerr, _("cannot read the flags of %s"), cli_quote(rfile));
 	r = sf_caps_for(ctl, &p, &caps);
 	if (r == 0)
 		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, &caps, NULL, &ff);
@@ -190,12 +195,17 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	fattrs_flagops_init(&ctl->ops);
 	ctl->ops.assign = true;
 	for (size_t i = 0; i < nk; i++) {
-		int v = kok ? fattrs_kattr_test(&ka, sf_krow(i)) : -1;
+		const struct fattrs_kflag *f = sf_krow(i);
+		/* the library's one answer: a flag RFILE's filesystem cannot hold reads unsupported */
+		enum fattrs_fstate s = fattrs_kflag_state(f, &stx, kerr == 0 ? &ka : NULL, kerr, mi.keeps, NULL);
 
-		if (sf_krow(i)->readonly || v < 0)
+		if (f->readonly || (s != FATTRS_FSET && s != FATTRS_FCLEAR))
 			ctl->ops.kop[i] = FATTRS_FLAGOP_KEEP;
 		else
-			ctl->ops.kop[i] = v == 1 ? FATTRS_FLAGOP_SET : FATTRS_FLAGOP_CLEAR_OTHERS;
+			ctl->ops.kop[i] = s == FATTRS_FSET ? FATTRS_FLAGOP_SET : FATTRS_FLAGOP_CLEAR_OTHERS;
+		/* an xfs size hint is its flag and its size: both are copied */
+		if (s == FATTRS_FSET && sf_is_sizehint(f) && (ka.have & FATTRS_KATTR_XFLAGS))
+			ctl->ops.ksize[i] = (f->xflag & FS_XFLAG_COWEXTSIZE) ? ka.cowextsize : ka.extsize;
 	}
 	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
 		enum fattrs_fstate s = ff.state[f];

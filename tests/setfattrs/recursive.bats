@@ -175,3 +175,49 @@ setfattrs: cannot read directory 't/closed': Permission denied"
 	assert_equal "$stderr" "setfattrs: --reference takes no operations
 Try 'setfattrs --help' for more information."
 }
+
+@test "tmpfs -> ext4, xfs -> ext4: --reference leaves alone a flag RFILE's filesystem cannot hold (sync, secrm)" {
+	require_cmd lsattr chattr
+	fs_require tmpfs
+	fs_require xfs
+	touch f g
+	chattr +Ssd f g 2>/dev/null || skip "the test directory's filesystem keeps no sync or secrm flag"
+	# tmpfs holds nodump and noatime, not sync nor secrm
+	T=$BATS_TEST_TMPDIR run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && touch ref && setfattrs +noatime ref || exit 1
+		setfattrs -v --reference=ref "$T/f"; echo "rc=$?"
+		lsattr "$T/f" | cut -d" " -f1 | tr e -'
+	assert_equal "${lines[0]}" "changed $BATS_TEST_TMPDIR/f: nodump: set -> clear, noatime: clear -> set"
+	assert_equal "${lines[1]}" 'rc=0'
+	assert_equal "${lines[2]}" 's-S----A--------------'
+	assert_equal "$stderr" ''
+	# xfs holds sync and nodump, not secrm
+	T=$BATS_TEST_TMPDIR run -0 --separate-stderr fs_run xfs '
+		cd "$D" && touch ref || exit 1
+		setfattrs -v --reference=ref "$T/g"; echo "rc=$?"
+		lsattr "$T/g" | cut -d" " -f1 | tr e -'
+	assert_equal "${lines[0]}" "changed $BATS_TEST_TMPDIR/g: nodump: set -> clear, sync: set -> clear"
+	assert_equal "${lines[1]}" 'rc=0'
+	assert_equal "${lines[2]}" 's---------------------'
+	assert_equal "$stderr" ''
+}
+
+@test "xfs: --reference copies a size hint with its flag (xfs_io agrees)" {
+	require_cmd xfs_io
+	fs_require xfs
+	run -0 --separate-stderr fs_run xfs '
+		cd "$D" && touch ref f && mkdir dref d && setfattrs +extsize=1m,cowextsize=64k ref &&
+			setfattrs +extszinherit=256k dref || exit 1
+		setfattrs -v --reference=ref f; echo "rc=$?"
+		setfattrs -v --reference=dref d; echo "rc=$?"
+		xfs_io -c extsize -c cowextsize f d'
+	assert_equal "$stderr" ''
+	assert_equal "$output" "changed f: extsize: clear -> set (size 0 -> 1048576), cowextsize: clear -> set (size 0 -> 65536)
+rc=0
+changed d: extszinherit: clear -> set (size 0 -> 262144)
+rc=0
+[1048576] f
+[262144] d
+[65536] f
+[0] d"
+}
