@@ -516,6 +516,19 @@ int fattrs_new_file_mode(int dirfd, const char *dir, mode_t mode, mode_t *ret);
 int fattrs_path_resolve(int dirfd, const char *path, char **ret);
 
 /**
+ * fattrs_openat() - openat(2) of a file named by a path, asked once more
+ * where the first answer is ESTALE, as the kernel does for NFS.  On a
+ * network filesystem (GlusterFS's FUSE client) a name another client has
+ * just replaced can still lead to the file it named, which the server no
+ * longer has, until this client's entry cache expires (about a second):
+ * the second lookup mostly finds the new file.  Once only: a file that
+ * stays stale is an error to report, not to wait for.
+ *
+ * Returns: the descriptor, or -errno.
+ */
+int fattrs_openat(int dirfd, const char *path, int flags, mode_t mode);
+
+/**
  * fattrs_path_may_write() - whether shell redirection (open(2) with
  * O_CREAT) could write to the existing file @path: fs.protected_regular
  * refuses someone else's regular file in a sticky directory that is

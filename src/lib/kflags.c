@@ -321,9 +321,9 @@ static int target_pin(struct target *t)
 		if (t->at_flags & AT_SYMLINK_NOFOLLOW)
 			fl |= O_NOFOLLOW;
 		/* AT_FDCWD is no descriptor: the working directory is opened as ".". */
-		t->pfd = openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, fl);
+		t->pfd = fattrs_openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, fl, 0);
 		if (t->pfd < 0)
-			return negerrno();
+			return t->pfd;
 		t->opath = true;
 	}
 	proc_fd_path(t->proc, t->pfd);

@@ -243,3 +243,12 @@ int open_same_inode(int dirfd, const char *path, int flags, dev_t dev, ino_t ino
 	}
 	return fd;
 }
+
+int fattrs_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	int fd = openat(dirfd, path, flags, mode);
+
+	if (fd < 0 && errno == ESTALE)
+		fd = openat(dirfd, path, flags, mode);
+	return fd < 0 ? negerrno() : fd;
+}

@@ -13,7 +13,9 @@ int fattrs_statx(int dirfd, const char *path, int flags, unsigned int mask,
 {
 	struct fattrs_statx_buf stx;
 
-	if (syscall(SYS_statx, dirfd, path, flags, mask, &stx) < 0)
+	/* ESTALE: asked once more, as fattrs_openat() does. */
+	if (syscall(SYS_statx, dirfd, path, flags, mask, &stx) < 0 &&
+	    (errno != ESTALE || syscall(SYS_statx, dirfd, path, flags, mask, &stx) < 0))
 		return negerrno();
 	*ret = stx;
 	return 0;

@@ -161,7 +161,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		goto out;
 	}
 	if (exists && S_ISREG(old.stx_mode) && (ctl->preserve != 0 || ctl->if_changed))
-		old_fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		old_fd = fattrs_openat(AT_FDCWD, target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
 
 	dir = fattrs_path_dir(target);
 	if (dir == NULL)

@@ -68,6 +68,18 @@ fault_run() {
 	_fault_strace -o "$trace" "${inj[@]}" -- "$@"
 }
 
+# estale_run WHEN FILE COMMAND...: COMMAND with its openat(2) and statx(2)
+# of FILE (an absolute path) answered ESTALE, as a GlusterFS client answers
+# a lookup of a name another client has just replaced: WHEN is strace's
+# (1: the first call of each only; 1+: every call).  The calls that touch
+# FILE are traced to $BATS_TEST_TMPDIR/estale.trace.
+estale_run() {
+	local when=$1 file=$2
+	shift 2
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/estale.trace" -P "$file" \
+		-e trace=openat,statx -e "inject=openat,statx:error=ESTALE:when=$when" -- "$@"
+}
+
 re_escape() {
 	local s=$1 c out='' i
 	for ((i = 0; i < ${#s}; i++)); do

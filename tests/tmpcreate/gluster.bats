@@ -27,6 +27,7 @@ teardown_file() {
 setup() {
 	load '../helpers/common'
 	load '../helpers/netfs'
+	load '../helpers/fault'
 }
 
 # What --probe --json says of DIR, then what the operations do there (ln,
@@ -240,4 +241,21 @@ probe() {
 	assert_output "$(printf '%s\n' whole rc=1 'no N' rc=1 'F untouched' n2 f2 F N)"
 	assert_equal "$stderr" "$(printf '%s\n' "tmpcreate: cannot write 'N': Input/output error" \
 		"tmpcreate: cannot keep the xattr of 'F': Input/output error")"
+}
+
+# What a GlusterFS client answers a lookup of a name another client has
+# just replaced, until its entry cache expires: ESTALE (see the reader test
+# above).  Injected here, on a local file: asked once more, the old FILE is
+# found (its mode kept); a second ESTALE is an error, not a loop.
+@test "a lookup of FILE answered ESTALE is asked once more, as the kernel does for NFS" {
+	fault_require
+	local f=$BATS_TEST_TMPDIR/f
+	echo old >"$f" && chmod 640 "$f"
+	run -0 --separate-stderr estale_run 1 "$f" tmpcreate -o "$f" <<<new
+	assert_equal "$(cat "$f") $(stat -c %a "$f")" "new 640"
+	assert_equal "$(grep -c 'ESTALE' "$BATS_TEST_TMPDIR/estale.trace")" 2
+	run -1 --separate-stderr estale_run 1+ "$f" tmpcreate -o "$f" <<<newer
+	assert_equal "$stderr" "tmpcreate: cannot write '$f': Stale file handle"
+	assert_equal "$(grep -c 'ESTALE' "$BATS_TEST_TMPDIR/estale.trace")" 2
+	assert_equal "$(cat "$f")" new
 }

@@ -25,6 +25,7 @@ teardown_file() {
 setup() {
 	load '../helpers/common'
 	load '../helpers/netfs'
+	load '../helpers/fault'
 }
 
 @test "gluster: the mount, type and source are findmnt's, there is no birth time, and the fattrs flags are the brick's" {
@@ -56,4 +57,18 @@ setup() {
 	assert_output "$(printf '%s\n' '          fattrs: unsupported: offline pinned integrity noscrub' \
 		'          fattrs: unsupported: offline pinned integrity noscrub' 'unsupported unsupported')"
 	assert_equal "$stderr" ""
+}
+
+# What a GlusterFS client answers a lookup of a name another client has
+# just replaced, until its entry cache expires: ESTALE.  Injected here, on
+# a local file: asked once more; a second ESTALE is an error, not a loop.
+@test "a lookup answered ESTALE is asked once more, as the kernel does for NFS" {
+	fault_require
+	local f=$BATS_TEST_TMPDIR/f
+	echo old >"$f" && chmod 640 "$f"
+	run -0 --separate-stderr estale_run 1 "$f" xstat -c '%s %a' "$f"
+	assert_output '4 640'
+	run -1 --separate-stderr estale_run 1+ "$f" xstat -c '%s %a' "$f"
+	assert_equal "$stderr" "xstat: cannot statx '$f': Stale file handle"
+	assert_equal "$(grep -c 'ESTALE' "$BATS_TEST_TMPDIR/estale.trace")" 2
 }
