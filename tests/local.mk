@@ -109,7 +109,8 @@ BATS_TESTS = \
 	tests/docs/completions.bats \
 	tests/docs/xstat-named.bats \
 	tests/docs/tree.bats \
-	tests/docs/commits.bats
+	tests/docs/commits.bats \
+	tests/cli/quoting.bats
 
 TESTS += $(UNIT_TESTS) $(BATS_TESTS)
 EXTRA_DIST += \

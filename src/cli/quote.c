@@ -130,6 +130,15 @@ const char *cli_quote(const char *s)
 	return buf;
 }
 
+const char *cli_quotef(const char *s)
+{
+	int saved_errno = errno;
+	const char *q = cli_quotearg(s, CLI_QS_SHELL_ESCAPE_ALWAYS);
+
+	errno = saved_errno;
+	return q;
+}
+
 /* Keeps errno, as cli_quote() does. */
 const char *cli_name(const char *s)
 {

@@ -18,6 +18,17 @@
 const char *cli_quote(const char *s);
 
 /*
+ * Quote a file name for a message as coreutils' quoteaf() does, in every
+ * locale: 'NAME', shell-escaped ('a'$'\n''b') where it holds what a shell
+ * would take otherwise (CLI_QS_SHELL_ESCAPE_ALWAYS).  ls, chmod, stat and
+ * xstat name files so; cli_quote() is for what coreutils quotes with
+ * quote() (an option's argument, a template, a command), ‘NAME’ in a UTF-8
+ * locale.  Keeps errno.  The result lives until the fourth call of
+ * cli_quotearg() after this one.
+ */
+const char *cli_quotef(const char *s);
+
+/*
  * A name for human output: as it is when every character is printable and
  * unambiguous, else quoted as cli_quote() does.
  */

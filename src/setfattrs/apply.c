@@ -160,7 +160,7 @@ static bool plan_stat(struct setfattrs_control *ctl, struct plan *p)
 	if (p->mode != 0)
 		return true;
 	if (fstatat(p->dirfd, p->path, &st, fattrs_at_nofollow(p->nofollow)) < 0) {
-		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(p->shown));
+		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(p->shown));
 		p->unstat = true;
 		return false;
 	}
@@ -228,19 +228,19 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 			p->failed = true;
 			if (res.no_flags)
 				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
-					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+					  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), type,
 					  sf_type_word(p->mode));
 			else if (p->on[i] && sf_is_sizehint(f) && strcmp(type, "xfs") == 0 &&
 				 ((f->xflag & FS_XFLAG_COWEXTSIZE) ? c->cowextsize : c->extsize) == 0)
 				sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: xfs keeps it only with a size hint: '+%s=SIZE'"),
-					  f->name, cli_quote(p->shown), f->name);
+					  f->name, cli_quotef(p->shown), f->name);
 			else if (fate == FATTRS_KFATE_REFUSED)
 				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the %s filesystem does not support it on a %s)"),
-					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EOPNOTSUPP),
+					  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EOPNOTSUPP),
 					  type, sf_type_word(p->mode));
 			else
 				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem did not keep it (on a %s)"),
-					  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+					  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), type,
 					  sf_type_word(p->mode));
 		}
 		return !p->failed;
@@ -254,20 +254,20 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 			continue;
 		if (r == -EPERM && is_ia(f) && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
-				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
-				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (r == -EPERM && !is_ia(f) &&
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
 			;	/* said */
 		else if (r == -EINVAL)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the %s filesystem refuses it on this %s, or with the other flags it has or is given)"),
-				  p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EINVAL),
+				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EINVAL),
 				  sf_fs_type(ctl, p->dirfd, p->path, p->nofollow), sf_type_word(p->mode));
 		else
 			sf_fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", f->name,
-				  cli_quote(p->shown));
+				  cli_quotef(p->shown));
 	}
 	return false;
 }
@@ -307,26 +307,26 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 		const char *opp = fattrs_fflag_info(fi->opposite)->name;
 
 		sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
-			  fi->name, cli_quote(p->shown), opp, opp, fi->name);
+			  fi->name, cli_quotef(p->shown), opp, opp, fi->name);
 	} else if (r == -EBUSY) {
 		sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: another process set its opposite '%s' at the same time, so '%s' was taken back"),
-			     fi->name, cli_quote(p->shown), fattrs_fflag_info(fi->opposite)->name, fi->name);
+			     fi->name, cli_quotef(p->shown), fattrs_fflag_info(fi->opposite)->name, fi->name);
 	} else if (r == -EPERM && !S_ISREG(p->mode) && !S_ISDIR(p->mode)) {
 		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
-			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), sf_type_word(p->mode));
+			  p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), sf_type_word(p->mode));
 	} else if (r == -EOPNOTSUPP) {
 		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
-			  p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown),
+			  p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown),
 			  sf_fs_type(ctl, p->dirfd, p->path, p->nofollow));
 	} else if (r == -EPERM && sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i],
 					      fi->name)) {
 		/* said */
 	} else if (r == -EIO && !p->on[i]) {
 		sf_fail_flag(ctl, 0, _("cannot clear '%s' on %s: the %s filesystem kept it in its native attribute word"),
-			  fi->name, cli_quote(p->shown), sf_fs_type(ctl, p->dirfd, p->path, p->nofollow));
+			  fi->name, cli_quotef(p->shown), sf_fs_type(ctl, p->dirfd, p->path, p->nofollow));
 	} else {
 		sf_fail_flag(ctl, -r, _("cannot %s '%s' on %s"), p->on[i] ? "set" : "clear", fi->name,
-			  cli_quote(p->shown));
+			  cli_quotef(p->shown));
 	}
 	return false;
 }
@@ -358,7 +358,7 @@ static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
 		if (kchange_has(&lost, sf_krow(i), true))
 			sf_fail_flag(ctl, -r, _("cannot set '%s' on %s again after the overlayfs copy-up dropped it"),
-				  sf_krow(i)->name, cli_quote(p->shown));
+				  sf_krow(i)->name, cli_quotef(p->shown));
 	}
 }
 
@@ -443,17 +443,17 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 		p->state[i] = ST_FAILED;
 		if (a == NULL)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
-				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), type,
+				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), type,
 				     sf_type_word(p->mode));
 		else if (p->on[i] && st == FATTRS_FUNSUPPORTED)
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not keep it on a %s"),
-				     f->name, cli_quote(p->shown), type, sf_type_word(p->mode));
+				     f->name, cli_quotef(p->shown), type, sf_type_word(p->mode));
 		else if (ia && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
-				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
-				     p->on[i] ? "set" : "clear", f->name, cli_quote(p->shown), strerror(EPERM));
+				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (!ia && locked &&
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
 			;	/* said */
@@ -477,13 +477,13 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 		p->state[i] = ST_FAILED;
 		if (!S_ISREG(p->mode) && !S_ISDIR(p->mode))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
-				     p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), sf_type_word(p->mode));
+				     p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), sf_type_word(p->mode));
 		else if (!caps.user_xattr && caps.native == FATTRS_NATIVE_NONE)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
-				     p->on[i] ? "set" : "clear", fi->name, cli_quote(p->shown), type);
+				     p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), type);
 		else if (p->on[i] && (p->old[o] == 1 || p->old[o] == 2) && !(p->state[o] == ST_PENDING && !p->on[o]))
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
-				     fi->name, cli_quote(p->shown), fattrs_fflag_info(fi->opposite)->name,
+				     fi->name, cli_quotef(p->shown), fattrs_fflag_info(fi->opposite)->name,
 				     fattrs_fflag_info(fi->opposite)->name, fi->name);
 		else if (locked &&
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], fi->name))
@@ -555,7 +555,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 			r = fattrs_kattr_get(dirfd, path, atf, p.mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
 					     &kcur);
 			if (r < 0 && r != -EOPNOTSUPP) {
-				sf_fail_flag(ctl, -r, _("cannot read the flags of %s"), cli_quote(shown));
+				sf_fail_flag(ctl, -r, _("cannot read the flags of %s"), cli_quotef(shown));
 				sf_report_unread(ctl, shown);
 				return false;
 			}
@@ -568,7 +568,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 			if (r == 0)
 				r = fattrs_fflags_get(path, nofollow, p.mode, &caps, NULL, &fcur);
 			if (r < 0) {
-				sf_fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quote(shown));
+				sf_fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quotef(shown));
 				sf_report_unread(ctl, shown);
 				return false;
 			}

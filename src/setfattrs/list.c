@@ -59,7 +59,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		r = fattrs_statx(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow),
 				 STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx);
 		if (r < 0) {
-			cli_warn(-r, _("cannot statx %s"), cli_quote(file));
+			cli_warn(-r, _("cannot statx %s"), cli_quotef(file));
 			return CLI_EXIT_FAILURE;
 		}
 		/* what its mount keeps (keeps NULL: a type not measured, or not known) */
@@ -71,14 +71,14 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		kerr = fattrs_kattr_get(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow), p.mode,
 					FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
 		if (kerr < 0 && kerr != -EOPNOTSUPP) {
-			cli_warn(-kerr, _("cannot read the flags of %s"), cli_quote(file));
+			cli_warn(-kerr, _("cannot read the flags of %s"), cli_quotef(file));
 			return CLI_EXIT_FAILURE;
 		}
 		r = sf_caps_for(ctl, &p, &caps);
 		if (r == 0)
 			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, &caps, &stx, &ff);
 		if (r < 0) {
-			cli_warn(-r, _("cannot read the fattrs flags of %s"), cli_quote(file));
+			cli_warn(-r, _("cannot read the fattrs flags of %s"), cli_quotef(file));
 			return CLI_EXIT_FAILURE;
 		}
 		fok = true;

@@ -16,9 +16,9 @@ static void walk_error(const char *path, int err, void *arg)
 	ctl->ok = false;
 	if (err == -ESTALE)
 		sf_fail_flag(ctl, 0, _("cannot go back up from %s: it was moved during the walk; the rest of %s is left alone"),
-			  cli_quote(path), cli_quote(ctl->operand));
+			  cli_quotef(path), cli_quotef(ctl->operand));
 	else
-		sf_fail_flag(ctl, -err, _("cannot read directory %s"), cli_quote(path));
+		sf_fail_flag(ctl, -err, _("cannot read directory %s"), cli_quotef(path));
 }
 
 /*
@@ -35,7 +35,7 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 		return 0;
 	if (ctl->dir_serial != e->dir_serial) {
 		if (fchdir(e->dirfd) < 0) {
-			sf_fail_flag(ctl, errno, _("cannot change to the directory of %s"), cli_quote(e->path));
+			sf_fail_flag(ctl, errno, _("cannot change to the directory of %s"), cli_quotef(e->path));
 			ctl->ok = false;
 			return FATTRS_WALK_SKIP;
 		}
@@ -128,7 +128,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	if (!ctl->recursive && sf_want_nostat(ctl))
 		return sf_change_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
 	if (fstatat(dirfd, name, &st, fattrs_at_nofollow(ctl->nofollow)) < 0) {
-		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quote(file));
+		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(file));
 		sf_report_unread(ctl, file);
 		return false;
 	}
@@ -138,7 +138,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK |
 		    (ctl->nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0) {
-		sf_fail_flag(ctl, errno, _("cannot open directory %s"), cli_quote(file));
+		sf_fail_flag(ctl, errno, _("cannot open directory %s"), cli_quotef(file));
 		return false;
 	}
 	ctl->ok = true;
@@ -149,7 +149,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	(void)close(fd);
 	(void)sf_back_home(ctl);
 	if (r < 0 && r != -ESTALE) {
-		sf_fail_flag(ctl, -r, _("cannot walk %s"), cli_quote(file));
+		sf_fail_flag(ctl, -r, _("cannot walk %s"), cli_quotef(file));
 		return false;
 	}
 	return ok && ctl->ok && r == 0;
@@ -176,7 +176,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	r = fattrs_statx(AT_FDCWD, rfile, fattrs_at_nofollow(ctl->nofollow),
 			 STATX_TYPE | STATX_INO | STATX_MNT_ID, &stx);
 	if (r < 0)
-		cli_die(CLI_EXIT_FAILURE, -r, _("cannot stat %s"), cli_quote(rfile));
+		cli_die(CLI_EXIT_FAILURE, -r, _("cannot stat %s"), cli_quotef(rfile));
 	p.mode = stx.stx_mode;
 	p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 	p.mnt_id = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0;
@@ -186,12 +186,12 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	kerr = fattrs_kattr_get(AT_FDCWD, rfile, fattrs_at_nofollow(ctl->nofollow), p.mode,
 				FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
 	if (kerr < 0 && kerr != -EOPNOTSUPP)
-		cli_die(CLI_EXIT_FAILURE, -kerr, _("cannot read the flags of %s"), cli_quote(rfile));
+		cli_die(CLI_EXIT_FAILURE, -kerr, _("cannot read the flags of %s"), cli_quotef(rfile));
 	r = sf_caps_for(ctl, &p, &caps);
 	if (r == 0)
 		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, &caps, NULL, &ff);
 	if (r < 0)
-		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the fattrs flags of %s"), cli_quote(rfile));
+		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the fattrs flags of %s"), cli_quotef(rfile));
 	fattrs_flagops_init(&ctl->ops);
 	ctl->ops.assign = true;
 	for (size_t i = 0; i < nk; i++) {

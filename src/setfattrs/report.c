@@ -105,10 +105,10 @@ bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	/* Only a process with CAP_LINUX_IMMUTABLE can clear it: '-i' would fail too. */
 	if (!sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s, and clearing that needs CAP_LINUX_IMMUTABLE, which this process lacks: ask an administrator to run 'setfattrs -%s' on it)"),
-			     on ? "set" : "clear", name, cli_quote(shown), strerror(EPERM), locked, letter);
+			     on ? "set" : "clear", name, cli_quotef(shown), strerror(EPERM), locked, letter);
 	else
 		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s; '-%s %c%s' clears that first)"),
-			     on ? "set" : "clear", name, cli_quote(shown), strerror(EPERM), locked, letter,
+			     on ? "set" : "clear", name, cli_quotef(shown), strerror(EPERM), locked, letter,
 			     on ? '+' : '-', name);
 	return true;
 }
@@ -259,9 +259,9 @@ void sf_report_partial(const struct setfattrs_control *ctl, const struct plan *p
 	char *pending = plan_words(p, ST_PENDING);
 
 	if (done == NULL || failed == NULL || pending == NULL) {
-		cli_warn(ENOMEM, _("%s: cannot say what was applied"), cli_quote(p->shown));
+		cli_warn(ENOMEM, _("%s: cannot say what was applied"), cli_quotef(p->shown));
 	} else if ((*done != '\0' || *pending != '\0') && !ctl->silent) {
-		cli_warn(0, _("%s: applied %s%s%s; failed '%s'%s%s%s"), cli_quote(p->shown),
+		cli_warn(0, _("%s: applied %s%s%s; failed '%s'%s%s%s"), cli_quotef(p->shown),
 			 *done != '\0' ? "'" : "", *done != '\0' ? done : _("nothing"), *done != '\0' ? "'" : "",
 			 failed, *pending != '\0' ? _("; not tried '") : "", pending, *pending != '\0' ? "'" : "");
 	}

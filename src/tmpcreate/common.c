@@ -87,7 +87,7 @@ void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *n
 	int err;
 	enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
 
-	cli_warn(0, _("%s %s with method %s (%s)"), what, cli_quote(name),
+	cli_warn(0, _("%s %s with method %s (%s)"), what, cli_quotef(name),
 		 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
 }
 
@@ -112,8 +112,8 @@ struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, cons
 	free(path);
 	if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
 		cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),
-			 cli_quote(dir), strerror(EOPNOTSUPP));
+			 cli_quotef(dir), strerror(EOPNOTSUPP));
 	else if (r < 0)
-		cli_warn(-r, _("cannot create a temporary file in %s"), cli_quote(dir));
+		cli_warn(-r, _("cannot create a temporary file in %s"), cli_quotef(dir));
 	return r < 0 ? NULL : tf;
 }

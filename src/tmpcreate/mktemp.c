@@ -58,9 +58,9 @@ static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattr
 	}
 	if (ctl->verbose) {
 		if (ctl->dry_run) {
-			cli_warn(0, _("chose name %s; nothing was created"), cli_quote(path));
+			cli_warn(0, _("chose name %s; nothing was created"), cli_quotef(path));
 		} else if (ctl->directory) {
-			cli_warn(0, _("created directory %s"), cli_quote(path));
+			cli_warn(0, _("created directory %s"), cli_quotef(path));
 		} else {
 			int err;
 			enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
@@ -68,11 +68,11 @@ static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattr
 
 			if (m == FATTRS_TMP_TMPFILE)
 				cli_warn(0, _("created file %s with method tmpfile (%s); linked with %s"),
-					 cli_quote(path), why_words(w, err, why, sizeof(why)),
+					 cli_quotef(path), why_words(w, err, why, sizeof(why)),
 					 link_words[fattrs_tmpfile_via(tf)]);
 			else
 				cli_warn(0, _("created file %s with method named (%s)"),
-					 cli_quote(path), why_words(w, err, why, sizeof(why)));
+					 cli_quotef(path), why_words(w, err, why, sizeof(why)));
 		}
 	}
 out:

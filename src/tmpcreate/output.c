@@ -59,7 +59,7 @@ static bool output_attributes(const struct tmpcreate_control *ctl, const struct 
 	if (failed != 0 && ctl->preserve_set) {
 		for (size_t i = 0; i < sizeof(preserve_words) / sizeof(preserve_words[0]); i++) {
 			if (failed & (1U << i)) {
-				cli_warn(-r, _("cannot keep the %s of %s"), preserve_words[i], cli_quote(file));
+				cli_warn(-r, _("cannot keep the %s of %s"), preserve_words[i], cli_quotef(file));
 				return false;
 			}
 		}
@@ -77,7 +77,7 @@ static bool output_attributes(const struct tmpcreate_control *ctl, const struct 
 		mode = 0666 & ~mask;
 	}
 	if (fchmod(new_fd, mode) < 0) {
-		cli_warn(errno, _("cannot set the mode of %s"), cli_quote(file));
+		cli_warn(errno, _("cannot set the mode of %s"), cli_quotef(file));
 		return false;
 	}
 	return true;
@@ -89,23 +89,23 @@ static bool output_check_target(const char *file, const struct fattrs_statx_buf 
 	uint64_t set = stx->stx_attributes & stx->stx_attributes_mask;
 
 	if (S_ISDIR(stx->stx_mode)) {
-		cli_warn(EISDIR, _("cannot write %s"), cli_quote(file));
+		cli_warn(EISDIR, _("cannot write %s"), cli_quotef(file));
 		return false;
 	}
 	if (!S_ISREG(stx->stx_mode) && !S_ISLNK(stx->stx_mode)) {
 		/* A fifo or a device is written into, never replaced: that is not atomic output. */
 		cli_warn(0, _("cannot replace %s: not a regular file; use shell redirection for fifos and devices"),
-			 cli_quote(file));
+			 cli_quotef(file));
 		return false;
 	}
 	if (set & STATX_ATTR_IMMUTABLE) {
 		cli_warn(0, _("cannot replace %s: it is immutable; tmpcreate never clears flags (see chattr(1))"),
-			 cli_quote(file));
+			 cli_quotef(file));
 		return false;
 	}
 	if (set & STATX_ATTR_APPEND) {
 		cli_warn(0, _("cannot replace %s: it is append-only; tmpcreate never clears flags (see chattr(1))"),
-			 cli_quote(file));
+			 cli_quotef(file));
 		return false;
 	}
 	return true;
@@ -127,7 +127,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	/* The exit status says whether FILE was written; a lost -v message does not change it. */
 	cli_lost_messages_fail(false);
 	if (*file == '\0') {
-		cli_warn(ENOENT, _("cannot write %s"), cli_quote(file));
+		cli_warn(ENOENT, _("cannot write %s"), cli_quotef(file));
 		return fail;
 	}
 	/* A closed stdin is /dev/null opened write-only (cli_init): reading it fails with EBADF. */
@@ -138,14 +138,14 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	r = ctl->no_dereference || ctl->no_clobber ? ((target = strdup(file)) != NULL ? 0 : -ENOMEM)
 						   : fattrs_path_resolve(AT_FDCWD, file, &target);
 	if (r < 0) {
-		cli_warn(-r, _("cannot write %s"), cli_quote(file));
+		cli_warn(-r, _("cannot write %s"), cli_quotef(file));
 		return fail;
 	}
 	r = fattrs_statx(AT_FDCWD, target, AT_SYMLINK_NOFOLLOW,
 			 STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_SIZE, &old);
 	exists = r == 0;
 	if (r < 0 && r != -ENOENT) {
-		cli_warn(-r, _("cannot write %s"), cli_quote(file));
+		cli_warn(-r, _("cannot write %s"), cli_quotef(file));
 		goto out;
 	}
 	if (exists && !output_check_target(file, &old))
@@ -153,11 +153,11 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	/* fs.protected_regular, as for `>`: not into someone else's file in /tmp. */
 	r = exists ? fattrs_path_may_write(AT_FDCWD, target) : 0;
 	if (r < 0) {
-		cli_warn(-r, _("cannot write %s"), cli_quote(file));
+		cli_warn(-r, _("cannot write %s"), cli_quotef(file));
 		goto out;
 	}
 	if (exists && ctl->no_clobber) {
-		cli_warn(EEXIST, _("cannot write %s"), cli_quote(file));
+		cli_warn(EEXIST, _("cannot write %s"), cli_quotef(file));
 		goto out;
 	}
 	if (exists && S_ISREG(old.stx_mode) && (ctl->preserve != 0 || ctl->if_changed))
@@ -173,7 +173,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	if (exists && S_ISREG(old.stx_mode) && (ctl->preserve & FATTRS_PRESERVE_KFLAGS)) {
 		r = fattrs_preserve_kflags(AT_FDCWD, target, fattrs_tmpfile_fd(tf));
 		if (r < 0 && ctl->preserve_set) {
-			cli_warn(-r, _("cannot keep the %s of %s"), _("flags"), cli_quote(file));
+			cli_warn(-r, _("cannot keep the %s of %s"), _("flags"), cli_quotef(file));
 			goto out;
 		}
 	}
@@ -203,7 +203,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 			status = cst;
 			if (ctl->verbose)
 				cli_warn(0, _("%s was left untouched: COMMAND exited with status %d"),
-					 cli_quote(file), cst);
+					 cli_quotef(file), cst);
 			goto out;
 		}
 	}
@@ -213,7 +213,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 			cli_warn(read_errno, _("cannot read %s"),
 				 cmd != NULL && cmd[0] != NULL ? _("COMMAND's output") : _("standard input"));
 		else
-			cli_warn(-r, _("cannot write %s"), cli_quote(file));
+			cli_warn(-r, _("cannot write %s"), cli_quotef(file));
 		goto out;
 	}
 
@@ -229,7 +229,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		if (ctl->verbose)
 			cli_warn(0, ctl->mode_set && (old.stx_mode & 07777) != ctl->mode
 				 ? _("%s is unchanged; only its mode was set") : _("%s is unchanged; left as it was"),
-				 cli_quote(file));
+				 cli_quotef(file));
 		status = CLI_EXIT_OK;
 		goto out;
 	}
@@ -239,7 +239,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	/* The data (and size) on disk before the file has a name; full adds the inode. */
 	if ((ctl->sync == SYNC_DATA ? fdatasync(fattrs_tmpfile_fd(tf)) :
 	     ctl->sync == SYNC_FULL ? fsync(fattrs_tmpfile_fd(tf)) : 0) < 0) {
-		cli_warn(errno, _("cannot sync %s"), cli_quote(file));
+		cli_warn(errno, _("cannot sync %s"), cli_quotef(file));
 		goto out;
 	}
 	/*
@@ -261,7 +261,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 				   (ctl->sync == SYNC_FULL ? FATTRS_PUBLISH_FSYNC | FATTRS_PUBLISH_SYNC_DIR : 0));
 	if (r == -EOPNOTSUPP && ctl->no_clobber) {
 		cli_warn(0, _("cannot write %s: this filesystem has neither RENAME_NOREPLACE nor hard links, so --no-clobber cannot be kept without a race"),
-			 cli_quote(file));
+			 cli_quotef(file));
 		goto out;
 	}
 	if (r < 0) {
@@ -270,10 +270,10 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 			     strcmp(fattrs_tmpfile_path(tf), target) == 0;
 
 		if (fattrs_tmpfile_backup_failed(tf))
-			cli_warn(-r, _("cannot back up %s as %s"), cli_quote(file), cli_quote(backup));
+			cli_warn(-r, _("cannot back up %s as %s"), cli_quotef(file), cli_quotef(backup));
 		else
 			cli_warn(-r, named ? _("cannot sync the directory of %s") : _("cannot write %s"),
-				 cli_quote(file));
+				 cli_quotef(file));
 		goto out;
 	}
 	if (ctl->verbose)

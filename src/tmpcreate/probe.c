@@ -114,7 +114,7 @@ int probe_main(const struct tmpcreate_control *ctl, const char **args)
 		int r = fattrs_probe_dir(AT_FDCWD, args[i], &p);
 
 		if (r < 0) {
-			cli_warn(-r, _("cannot probe %s"), cli_quote(args[i]));
+			cli_warn(-r, _("cannot probe %s"), cli_quotef(args[i]));
 			ok = false;
 			continue;
 		}

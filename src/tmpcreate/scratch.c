@@ -55,7 +55,7 @@ int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 	/* A descriptor COMMAND inherits; a named file loses its name at once. */
 	fd = fcntl(fattrs_tmpfile_fd(tf), F_DUPFD, 3);
 	if (fd < 0) {
-		cli_warn(errno, _("cannot create a temporary file in %s"), cli_quote(dir));
+		cli_warn(errno, _("cannot create a temporary file in %s"), cli_quotef(dir));
 		fattrs_tmpfile_free(tf);
 		return CLI_EXIT_CANCELED;
 	}
