@@ -105,6 +105,7 @@
 #define MAGIC_BINFMT_MISC 0x42494E4D
 #define MAGIC_FUSECTL 0x65735543
 #define MAGIC_NSFS 0x6E736673
+#define MAGIC_SELINUX 0xF97CFF8C
 
 #define Y FATTRS_FS_YES
 #define N FATTRS_FS_NO
@@ -182,6 +183,8 @@ static const struct fattrs_fstype fstypes[] = {
 	{ .name = "binfmt_misc", .magic = MAGIC_BINFMT_MISC, .gnu_name = "binfmt_misc", PSEUDO },
 	{ .name = "fusectl", .magic = MAGIC_FUSECTL, .gnu_name = "fusectl", PSEUDO },
 	{ .name = "nsfs", .magic = MAGIC_NSFS, .gnu_name = "nsfs", PSEUDO },
+	/* not measured: not in the trusted set */
+	{ .name = "selinuxfs", .magic = MAGIC_SELINUX, .gnu_name = "selinux", .local = true },
 	/*
 	 * The other types GNU stat 9.1 has a name for (%%T), by magic only:
 	 * no program here asks more of them.
@@ -227,7 +230,7 @@ static const struct fattrs_fstype fstypes[] = {
 	{ .magic = 0x52654973, .gnu_name = "reiserfs" }, { .magic = 0x7275, .gnu_name = "romfs" },
 	{ .magic = 0x67596969, .gnu_name = "rpc_pipefs" },
 	{ .magic = 0x5DCA2DF5, .gnu_name = "sdcardfs" }, { .magic = 0x5345434D, .gnu_name = "secretmem" },
-	{ .magic = 0xF97CFF8C, .gnu_name = "selinux" }, { .magic = 0x43415D53, .gnu_name = "smackfs" },
+	{ .magic = 0x43415D53, .gnu_name = "smackfs" },
 	{ .magic = 0x517B, .gnu_name = "smb" }, { .magic = 0xBEEFDEAD, .gnu_name = "snfs" },
 	{ .magic = 0x534F434B, .gnu_name = "sockfs" }, { .magic = 0x73717368, .gnu_name = "squashfs" },
 	{ .magic = 0x012FF7B6, .gnu_name = "sysv2" }, { .magic = 0x012FF7B5, .gnu_name = "sysv4" },

@@ -112,9 +112,11 @@ static bool gnu_default_view(const struct xstat_control *ctl)
 /* libselinux's is_selinux_enabled(), enough for the choice of format: selinuxfs is mounted. */
 static bool selinux_enabled(void)
 {
+	const struct fattrs_fstype *t;
 	struct statfs sfs;
 
-	return statfs("/sys/fs/selinux", &sfs) == 0 && (unsigned long)sfs.f_type == 0xf97cff8cUL;
+	return statfs("/sys/fs/selinux", &sfs) == 0 && (t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) != NULL &&
+	       t->name != NULL && strcmp(t->name, "selinuxfs") == 0;
 }
 
 /* GNU stat 9.1's default formats. */
