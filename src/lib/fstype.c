@@ -277,15 +277,9 @@ const char *fattrs_fstype_gnu_name(uint32_t magic)
 	return t != NULL ? t->gnu_name : NULL;
 }
 
-const struct fattrs_fskeep *fattrs_fskeep_find(const char *fstype)
+int fattrs_fstype_keeps(const struct fattrs_fstype *t, mode_t mode, const struct fattrs_kflag *f)
 {
-	const struct fattrs_fstype *t = fattrs_fstype_find(fstype);
-
-	return t != NULL && t->kept.measured ? &t->kept : NULL;
-}
-
-int fattrs_fskeep_test(const struct fattrs_fskeep *k, mode_t mode, const struct fattrs_kflag *f)
-{
+	const struct fattrs_fstype_kept *k = t != NULL ? &t->kept : NULL;
 	int d;
 
 	if (k == NULL || !k->measured || (!S_ISREG(mode) && !S_ISDIR(mode)))
@@ -296,11 +290,6 @@ int fattrs_fskeep_test(const struct fattrs_fskeep *k, mode_t mode, const struct 
 	if ((f->iflag & k->imaybe[d]) || (f->xflag & k->xmaybe[d]))
 		return -1;
 	return 0;
-}
-
-int fattrs_fstype_keeps(const struct fattrs_fstype *t, mode_t mode, const struct fattrs_kflag *f)
-{
-	return fattrs_fskeep_test(t != NULL ? &t->kept : NULL, mode, f);
 }
 
 enum fattrs_fstate fattrs_kflag_state(const struct fattrs_kflag *f, const struct fattrs_statx_buf *stx,

@@ -22,13 +22,13 @@ enum fattrs_fsanswer {
 };
 
 /**
- * struct fattrs_fskeep - the kernel flags a type keeps, as measured:
+ * struct fattrs_fstype_kept - the kernel flags a type keeps, as measured:
  * set, they read back set.  [0]: regular files, [1]: directories.
  * @measured: the rest of the row means something (else: not measured)
  * @iflags, @xflags: FS_*_FL and FS_XFLAG_* bits kept
  * @imaybe, @xmaybe: bits not measured (neither kept nor not)
  */
-struct fattrs_fskeep {
+struct fattrs_fstype_kept {
 	bool measured;
 	uint32_t iflags[2], xflags[2];
 	uint32_t imaybe[2], xmaybe[2];
@@ -70,7 +70,7 @@ struct fattrs_fstype {
 	enum fattrs_fsanswer user_xattr, tmpfile, noreplace, links;
 	bool local, remote, flags_trusted, special_kflags, copy_up;
 	enum fattrs_native native;
-	struct fattrs_fskeep kept;
+	struct fattrs_fstype_kept kept;
 };
 
 /**
@@ -113,28 +113,6 @@ const char *fattrs_fstype_gnu_name(uint32_t magic);
  */
 int fattrs_fstype_keeps(const struct fattrs_fstype *t, mode_t mode, const struct fattrs_kflag *f);
 
-/**
- * fattrs_fskeep_find() - which kernel flags file system type @fstype keeps,
- * as measured on Linux 6.18 (fstype.c has the table and how): the
- * @kept column of fattrs_fstype_find(@fstype), where measured.
- * @fstype: the mount's type string ("ext4", "tmpfs", ...), or NULL
- *
- * Returns: the row to pass to fattrs_fskeep_test(), or NULL for a type not
- * measured (overlay, FUSE, network file systems, ...).
- */
-const struct fattrs_fskeep *fattrs_fskeep_find(const char *fstype);
-
-/**
- * fattrs_fskeep_test() - whether a file of @mode (its S_IFMT bits count)
- * on a file system of row @k keeps flag @f: set, it reads back set.
- *
- * A flag statx(2) reports is better asked of stx_attributes_mask.
- *
- * Returns: 1 if kept, 0 if not (setting it fails, or succeeds and it reads
- * back clear: it always reads clear), -1 if not known (@k NULL, a file
- * neither regular nor a directory, a flag not measured there).
- */
-int fattrs_fskeep_test(const struct fattrs_fskeep *k, mode_t mode, const struct fattrs_kflag *f);
 
 /* ------------------------------------------------------ a flag's state */
 
