@@ -11,6 +11,13 @@
 #                          test binary's CLI), the test's own temporary
 #                          directory as the working directory, then
 #                          setfattrs_setup_more if the file defines it
+#   trusted_mounts_only    inside fs_run's namespace (FS_FUNCS=trusted_mounts_only):
+#                          detach every mount of a type setfattrs does not
+#                          trust to keep flags (FUSE, NFS, overlayfs: mounted
+#                          on the machine, nothing of the test's), so that what
+#                          setfattrs costs depends on what the test mounted;
+#                          exit status 77 and the reason on stderr when one
+#                          cannot go (the root, or what the test runs in)
 #   stderr_has [--partial] LINE
 #                          the last run's stderr (run --separate-stderr) has
 #                          LINE exactly, or with --partial as part of a line
@@ -40,4 +47,21 @@ stderr_has() {
 		fi
 	done
 	fail "stderr has no line ${partial:+containing }'$1':"$'\n'"$stderr"
+}
+
+# The types whose flags setfattrs trusts (src/lib/fstype.c, flags_trusted).
+trusted_mounts_only() {
+	local trusted=" ext2 ext3 ext4 xfs btrfs tmpfs devtmpfs proc sysfs devpts cgroup cgroup2 mqueue securityfs debugfs tracefs pstore bpf configfs hugetlbfs binfmt_misc fusectl nsfs ramfs "
+	local target type left
+	# Innermost first; findmnt -r writes a space as \x20.
+	while read -r target type; do
+		[[ $trusted == *" $type "* ]] && continue
+		umount -l -- "$(printf '%b' "$target")" 2>/dev/null || :
+	done < <(findmnt -rn -o TARGET,FSTYPE | tac)
+	left=$(findmnt -rn -o TARGET,FSTYPE | while read -r target type; do
+		[[ $trusted == *" $type "* ]] || printf '%s (%s) ' "$target" "$type"
+	done)
+	[[ -z $left ]] && return 0
+	echo "cannot detach ${left% }: setfattrs stats every file here" >&2
+	return 77
 }
