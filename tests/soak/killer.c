@@ -22,11 +22,18 @@
  * Then FILE must be X or Y, whole (compared byte for byte): else "torn"
  * (a missing FILE that was there is torn too).  Then the next run, a
  * `tmpcreate -o FILE` of a content Z that is not killed, must exit 0,
- * leave FILE = Z, and leave no ".tmpcreate." name in DIR: else "left".
+ * leave FILE = Z, and leave no ".tmpcreate." name in DIR: else "left"
+ * (counted once per trial that leaves more such names than there were).
  * Z is the next trial's X.
  *
  * -m METHOD runs every tmpcreate with --method=METHOD (named: the hidden
  * name and its reclaim on filesystems where auto would use O_TMPFILE).
+ * -b runs every tmpcreate with --backup: FILE~ (DIR/f~) must then be whole
+ * too, the older backup or the old FILE, and the next run must leave the
+ * FILE it replaced as FILE~.  A kill between the replace and the backup's
+ * rename leaves the new FILE and the older backup, the old FILE only under
+ * a hidden name that the next run reclaims (tmpcreate(1), --backup): those
+ * trials are counted (backup_skipped), not failed.
  *
  * Prints one line per 100 trials on stderr and, at the end, one line of
  * "key=value" figures on stdout.  Exits 0 when nothing was torn or left
@@ -55,7 +62,8 @@
 
 static const char *tmpcreate, *dir, *keepdir, *method;
 static char method_arg[64];
-static char file[4096];
+static char file[4096], backup[4100];
+static bool with_backup;
 static uint64_t rng;
 
 static uint64_t next(void)
@@ -161,10 +169,18 @@ static void child_start(struct child *ch)
 		dup2(p[0], 0);
 		if (ch->err >= 0)
 			dup2(ch->err, 2);
+		const char *argv[8];
+		int n = 0;
+
+		argv[n++] = "tmpcreate";
 		if (method != NULL)
-			execl(tmpcreate, "tmpcreate", method_arg, "-o", file, (char *)NULL);
-		else
-			execl(tmpcreate, "tmpcreate", "-o", file, (char *)NULL);
+			argv[n++] = method_arg;
+		if (with_backup)
+			argv[n++] = "-b";
+		argv[n++] = "-o";
+		argv[n++] = file;
+		argv[n] = NULL;
+		execv(tmpcreate, (char *const *)argv);
 		_exit(127);
 	}
 	close(p[0]);
@@ -221,10 +237,25 @@ static void child_stderr(const struct child *ch, FILE *to)
 
 enum outcome { OLD, NEW, TORN };
 
-/* FILE against @old and @new; a torn one is kept under keepdir. */
-static enum outcome check_file(const struct content *old, const struct content *new, long trial)
+static void content_copy(struct content *to, const struct content *from)
 {
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	free(to->buf);
+	to->buf = malloc(from->len + 1);
+	if (to->buf == NULL) {
+		perror("killer: malloc");
+		exit(2);
+	}
+	if (from->buf != NULL)
+		memcpy(to->buf, from->buf, from->len);
+	to->len = from->len;
+	to->absent = from->absent;
+}
+
+/* @path against @old and @new; a torn one is kept under keepdir. */
+static enum outcome check_path(const char *path, const struct content *old, const struct content *new,
+			       long trial)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	unsigned char *got = NULL;
 	size_t len = 0, cap = 0;
 	enum outcome o = TORN;
@@ -232,7 +263,7 @@ static enum outcome check_file(const struct content *old, const struct content *
 	if (fd < 0) {
 		if (errno == ENOENT && old->absent)
 			return OLD;
-		fprintf(stderr, "killer: trial %ld: cannot open '%s': %s\n", trial, file, strerror(errno));
+		fprintf(stderr, "killer: trial %ld: cannot open '%s': %s\n", trial, path, strerror(errno));
 		return TORN;
 	}
 	for (;;) {
@@ -256,18 +287,18 @@ static enum outcome check_file(const struct content *old, const struct content *
 	close(fd);
 	if (!old->absent && len == old->len && memcmp(got, old->buf, len) == 0)
 		o = OLD;
-	else if (len == new->len && memcmp(got, new->buf, len) == 0)
+	else if (!new->absent && len == new->len && memcmp(got, new->buf, len) == 0)
 		o = NEW;
 	if (o == TORN) {
-		fprintf(stderr, "killer: trial %ld: TORN: %zu bytes, old %zu%s, new %zu, head '%.24s'\n",
-			trial, len, old->len, old->absent ? " (absent)" : "", new->len,
+		fprintf(stderr, "killer: trial %ld: %s TORN: %zu bytes, old %zu%s, new %zu, head '%.24s'\n",
+			trial, path, len, old->len, old->absent ? " (absent)" : "", new->len,
 			len > 0 ? (char *)got : "");
 		if (keepdir != NULL) {
-			char path[4200];
+			char keep[4200];
 			int k;
 
-			snprintf(path, sizeof(path), "%s/torn-%ld", keepdir, trial);
-			k = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			snprintf(keep, sizeof(keep), "%s/torn-%ld%s", keepdir, trial, path == backup ? "~" : "");
+			k = open(keep, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 			if (k >= 0) {
 				(void)!write(k, got, len);
 				close(k);
@@ -276,6 +307,11 @@ static enum outcome check_file(const struct content *old, const struct content *
 	}
 	free(got);
 	return o;
+}
+
+static enum outcome check_file(const struct content *old, const struct content *new, long trial)
+{
+	return check_path(file, old, new, trial);
 }
 
 /* Names in DIR other than "f": how many start with HIDDEN_PREFIX (*@hidden), and the others. */
@@ -290,7 +326,8 @@ static void list_dir(int *hidden, int *other, long trial, bool say)
 		exit(2);
 	}
 	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "f"))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "f") ||
+		    !strcmp(e->d_name, "f~"))
 			continue;
 		if (!strncmp(e->d_name, HIDDEN_PREFIX, strlen(HIDDEN_PREFIX)))
 			(*hidden)++;
@@ -304,7 +341,7 @@ static void list_dir(int *hidden, int *other, long trial, bool say)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k KEEPDIR] [-m METHOD] "
+	fprintf(stderr, "usage: killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k KEEPDIR] [-m METHOD] [-b] "
 		"-t TMPCREATE DIR\n");
 	exit(2);
 }
@@ -317,16 +354,19 @@ int main(int argc, char **argv)
 	size_t maxsize = 1 << 20;
 	uint64_t seed = 0;
 	double window = 0, start, pub_sum = 0, kill_max = 0;
-	struct content x = { 0 }, y = { 0 };
+	struct content x = { 0 }, y = { 0 }, b = { 0 }, cur = { 0 };
+	long b_torn = 0, b_skipped = 0;
+	int prev_hidden = 0, prev_other = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:S:k:m:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:S:k:m:bt:")) != -1) {
 		switch (opt) {
 		case 'n': trials = strtol(optarg, NULL, 10); break;
 		case 's': seed = strtoull(optarg, NULL, 10); break;
 		case 'S': maxsize = strtoull(optarg, NULL, 10); break;
 		case 'k': keepdir = optarg; break;
 		case 'm': method = optarg; break;
+		case 'b': with_backup = true; break;
 		case 't': tmpcreate = optarg; break;
 		default: usage();
 		}
@@ -337,6 +377,7 @@ int main(int argc, char **argv)
 	if (method != NULL)
 		snprintf(method_arg, sizeof(method_arg), "--method=%s", method);
 	snprintf(file, sizeof(file), "%s/f", dir);
+	snprintf(backup, sizeof(backup), "%s~", file);
 	if (seed == 0) {
 		struct timespec ts;
 
@@ -347,7 +388,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	(void)prctl(PR_SET_TIMERSLACK, 1UL);
 	(void)unlink(file);
+	(void)unlink(backup);
 	x.absent = true;
+	b.absent = true;
 	start = now_us();
 
 	for (long t = 1; t <= trials; t++) {
@@ -426,6 +469,22 @@ int main(int argc, char **argv)
 		} else if (in_publish && !killed) {
 			window /= 1.08;
 		}
+		if (with_backup && o != TORN) {
+			/* FILE~: the older backup, or the old FILE (made before the replace, or after it). */
+			enum outcome bo = check_path(backup, &b, &x, t);
+
+			if (bo == TORN) {
+				fprintf(stderr, "killer: trial %ld: FILE~ torn after a kill in the %s\n",
+					t, in_publish ? "publish" : "write");
+				b_torn++;
+			} else if (o == NEW && bo == OLD && !x.absent &&
+				   !(b.len == x.len && !b.absent && memcmp(b.buf, x.buf, x.len) == 0)) {
+				b_skipped++;
+			}
+			if (bo == NEW)
+				content_copy(&b, &x);
+		}
+		content_copy(&cur, o == NEW ? &y : &x);
 		list_dir(&hidden, &other, t, false);
 		hidden_after_kill += hidden > 0;
 
@@ -455,17 +514,29 @@ int main(int argc, char **argv)
 			fprintf(stderr, "killer: trial %ld: FILE is not what the next run wrote\n", t);
 			torn++;
 		}
+		if (with_backup && o != TORN) {
+			/* The FILE the next run replaced is FILE~ now (none: FILE~ as it was). */
+			if (!cur.absent)
+				content_copy(&b, &cur);
+			if (check_path(backup, &b, &b, t) != OLD) {
+				fprintf(stderr, "killer: trial %ld: FILE~ is not the FILE the next run replaced\n", t);
+				b_torn++;
+			}
+		}
 		list_dir(&hidden, &other, t, false);
 		if (other > 0) {
 			/* FUSE removes .fuse_hidden* names after the last close, in the background. */
 			usleep(200000);
 			list_dir(&hidden, &other, t, false);
 		}
-		if (hidden > 0 || other > 0) {
+		if (hidden > prev_hidden || other > prev_other) {
+			/* New names left: one left for good stays, and is counted once. */
 			list_dir(&hidden, &other, t, true);
-			left += hidden > 0;
-			other_left += other > 0;
+			left += hidden > prev_hidden;
+			other_left += other > prev_other;
 		}
+		prev_hidden = hidden;
+		prev_other = other;
 		if (t % 100 == 0)
 			fprintf(stderr, "killer: %ld trials, %ld torn, %ld left, old %ld, new %ld "
 				"(publish kills: old %ld, new %ld, window %.0f us), %.0f s\n",
@@ -473,10 +544,16 @@ int main(int argc, char **argv)
 	}
 	printf("trials=%ld torn=%ld left=%ld failed=%ld other=%ld old=%ld new=%ld write_kills=%ld "
 	       "publish_kills=%ld publish_old=%ld publish_new=%ld finished=%ld hidden_after_kill=%ld "
-	       "publish_us=%.0f max_delay_us=%.0f seconds=%.1f seed=%llu\n",
+	       "publish_us=%.0f max_delay_us=%.0f seconds=%.1f seed=%llu",
 	       trials, torn, left, failed, other_left, old_n, new_n, w_kills, p_kills, p_old, p_new,
 	       finished, hidden_after_kill, pub_sum / (double)trials, kill_max,
 	       (now_us() - start) / 1e6, (unsigned long long)seed);
+	if (with_backup)
+		printf(" backup_torn=%ld backup_skipped=%ld", b_torn, b_skipped);
+	printf("\n");
+	torn += b_torn;
+	free(b.buf);
+	free(cur.buf);
 	free(x.buf);
 	free(y.buf);
 	return torn || left || failed || other_left ? 1 : 0;

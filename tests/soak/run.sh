@@ -9,7 +9,7 @@
 # OUT/soak-suite.log in automake's summary format (for .ci/run), and the
 # figures to OUT/soak.md (a Markdown table, for bench/RESULTS.md).
 #
-#   tests/soak/run.sh [-b BUILDDIR] [-o OUT] [-n TRIALS] [-q] [-m METHOD] [FS...]
+#   tests/soak/run.sh [-b BUILDDIR] [-o OUT] [-n TRIALS] [-q] [-m METHOD] [-B] [FS...]
 #
 # -b: a build tree with tmpcreate at its top (default: ./, else the
 #     source tree), or TMPCREATE=/path/to/tmpcreate.  -o: where the
@@ -18,6 +18,7 @@
 #     (what .ci/run runs: about 2-3 minutes for all of them on 2 busy cores).
 # -m: every tmpcreate runs with --method=METHOD (named: the hidden name and
 #     its reclaim where auto would use O_TMPFILE; the figures' rows say so).
+# -B: every tmpcreate runs with --backup: FILE~ is checked too (killer.c).
 # FS: tmpfs ext4 xfs btrfs ntfs-3g overlay sshfs gluster (the default,
 #     all of them), or any other type of tests/helpers/fs.bash.
 #
@@ -36,14 +37,16 @@ builddir=
 out=
 trials=1000
 method=
-while getopts b:o:n:qm: opt; do
+backup=
+while getopts b:o:n:qm:B opt; do
 	case $opt in
 	b) builddir=$(cd "$OPTARG" && pwd) || exit 2 ;;
 	o) out=$OPTARG ;;
 	n) trials=$OPTARG ;;
 	q) trials=50 ;;
 	m) method=$OPTARG ;;
-	*) echo "usage: $0 [-b BUILDDIR] [-o OUT] [-n TRIALS] [-q] [-m METHOD] [FS...]" >&2; exit 2 ;;
+	B) backup=-b ;;
+	*) echo "usage: $0 [-b BUILDDIR] [-o OUT] [-n TRIALS] [-q] [-m METHOD] [-B] [FS...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -78,7 +81,7 @@ fi
 if [ -z "${SOAK_NS:-}" ]; then
 	export SOAK_NS=1
 	exec unshare --mount --propagation private --pid --fork --kill-child --mount-proc -- \
-		bash "$0" -b "$builddir" -o "$out" -n "$trials" ${method:+-m "$method"} "$@"
+		bash "$0" -b "$builddir" -o "$out" -n "$trials" ${method:+-m "$method"} ${backup:+-B} "$@"
 fi
 
 KILLER=$out/killer
@@ -97,11 +100,11 @@ export BATS_FILE_TMPDIR=$WORK BATS_TEST_TMPDIR=$WORK/run
 mkdir -p "$BATS_TEST_TMPDIR"
 # shellcheck source=tests/helpers/fs.bash
 . "$srcdir/tests/helpers/fs.bash"
-export KILLER TMPCREATE trials soak_timeout out method
+export KILLER TMPCREATE trials soak_timeout out method backup
 
 # The killer in DIR; its figures line on stdout, its stderr to the log.
 # shellcheck disable=SC2016 # expanded inside, where D is the directory on the mount
-soak_in='timeout -s KILL "$soak_timeout" "$KILLER" -n "$trials" -k "$out" ${method:+-m "$method"} \
+soak_in='timeout -s KILL "$soak_timeout" "$KILLER" -n "$trials" -k "$out" ${method:+-m "$method"} $backup \
 	-t "$TMPCREATE" "$SOAK_DIR"'
 
 # soak_on FS LOG: the killer on FS; prints its figures line.
@@ -168,7 +171,7 @@ for fs in "$@"; do
 	fi
 	if [ -n "$(fig trials)" ]; then
 		printf '| %s | %s | %s | %s | %s / %s | %s / %s | %s / %s / %s | %s | %s s |\n' \
-			"$fs${method:+, --method=$method}" "$(fig trials)" "$(fig torn)" "$(fig left)" "$(fig old)" "$(fig new)" \
+			"$fs${method:+, --method=$method}${backup:+, --backup}" "$(fig trials)" "$(fig torn)" "$(fig left)" "$(fig old)" "$(fig new)" \
 			"$(fig write_kills)" "$(fig publish_kills)" "$(fig publish_old)" \
 			"$(fig publish_new)" "$(fig finished)" "$(fig hidden_after_kill)" "$secs" >>"$out/soak.md"
 	fi
