@@ -257,7 +257,7 @@ static const struct fattrs_fstype *fuse_row(const char *path, bool nofollow)
 	struct fattrs_mount mnt;
 	struct statx stx;
 
-	if (statx(AT_FDCWD, path, nofollow ? AT_SYMLINK_NOFOLLOW : 0, STATX_MNT_ID, &stx) < 0 ||
+	if (statx(AT_FDCWD, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx) < 0 ||
 	    !(stx.stx_mask & STATX_MNT_ID))
 		return NULL;
 	m = fattrs_mounts_new();
