@@ -800,8 +800,16 @@ struct fattrs_walk_entry {
 
 /* Called for each name: 0 to go on, FATTRS_WALK_SKIP not to enter it, -errno to stop. */
 typedef int (*fattrs_walk_fn)(const struct fattrs_walk_entry *e, void *arg);
-/* Called for what could not be read or entered; the walk goes on. */
-typedef void (*fattrs_walk_err_fn)(const char *path, int err, void *arg);
+/* What a fattrs_walk_err_fn is told of (@err says why). */
+enum fattrs_walk_err {
+	FATTRS_WALK_ERR_DIR,		/* @path, a directory, cannot be read or entered */
+	FATTRS_WALK_ERR_ENTRY,		/* @path cannot be stat'ed or opened: -ENOENT, gone since listed */
+	FATTRS_WALK_ERR_REPLACED,	/* @path is no longer the directory stat'ed: not entered (-ESTALE) */
+	FATTRS_WALK_ERR_BACK,		/* the walk cannot go back up from @path: the rest is abandoned */
+};
+
+/* Called for what could not be read or entered; the walk goes on (but after FATTRS_WALK_ERR_BACK). */
+typedef void (*fattrs_walk_err_fn)(const char *path, int err, enum fattrs_walk_err what, void *arg);
 
 /**
  * fattrs_walk() - visit everything below the directory @dirfd, parents
@@ -823,7 +831,10 @@ typedef void (*fattrs_walk_err_fn)(const char *path, int err, void *arg);
  * that subdirectory's "..", which must be the same device and inode (a
  * subdirectory moved elsewhere meanwhile ends the walk with -ESTALE,
  * reported through @err with that subdirectory's path).
- * Names that vanish while the walk runs are skipped.
+ * A name that vanishes while the walk runs is reported through @err
+ * (FATTRS_WALK_ERR_ENTRY, -ENOENT) and skipped; a directory is entered
+ * only if it is still the one stat'ed and given to @fn (device and inode),
+ * else reported (FATTRS_WALK_ERR_REPLACED) and skipped.
  *
  * Returns: 0, or -errno: what @fn returned to stop, -ENOMEM, -ESTALE,
  * or why @dirfd itself cannot be read.

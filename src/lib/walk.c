@@ -194,7 +194,7 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 				 */
 				w.path[w.lv[r == -ESTALE ? w.depth : w.depth - 1].pathlen] = '\0';
 				if (err != NULL)
-					err(w.path, r, arg);
+					err(w.path, r, FATTRS_WALK_ERR_BACK, arg);
 				goto out;
 			}
 			continue;
@@ -223,9 +223,9 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 			continue;
 		}
 		if (fstatat(w.fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			/* Gone since it was listed: not an error. */
-			if (errno != ENOENT && err != NULL)
-				err(w.path, negerrno(), arg);
+			/* Gone since it was listed (-ENOENT), or not to be stat'ed: said, and skipped. */
+			if (err != NULL)
+				err(w.path, negerrno(), FATTRS_WALK_ERR_ENTRY, arg);
 			continue;
 		}
 		e = (struct fattrs_walk_entry){ .dirfd = w.fd, .name = name, .path = w.path, .st = &st,
@@ -239,22 +239,25 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 			continue;
 		if ((flags & FATTRS_WALK_XDEV) && st.st_dev != root_dev)
 			continue;
-		child = openat(w.fd, name, DIR_FLAGS);
+		/*
+		 * The directory @fn was given, or nothing: a symlink, another file
+		 * or another directory put in its place since its stat is never
+		 * entered (-ESTALE), and one gone is said so (-ENOENT).
+		 */
+		child = open_same_inode(w.fd, name, DIR_FLAGS, st.st_dev, st.st_ino, -ESTALE);
 		if (child < 0) {
-			/* A symlink or another file put there since: never followed. */
-			if (errno != ENOENT && errno != ELOOP && errno != ENOTDIR && err != NULL)
-				err(w.path, negerrno(), arg);
-			continue;
-		}
-		if (fstat(child, &st) < 0 || ((flags & FATTRS_WALK_XDEV) && st.st_dev != root_dev)) {
-			(void)close(child);
+			if (err != NULL)
+				err(w.path, child == -ELOOP || child == -ENOTDIR ? -ESTALE : child,
+				    child == -ENOENT ? FATTRS_WALK_ERR_ENTRY :
+				    child == -ESTALE || child == -ELOOP || child == -ENOTDIR ? FATTRS_WALK_ERR_REPLACED :
+				    FATTRS_WALK_ERR_DIR, arg);
 			continue;
 		}
 		r = push(&w, child, &st, strlen(w.path));
 		if (r < 0) {
 			(void)close(child);
 			if (err != NULL)
-				err(w.path, r, arg);
+				err(w.path, r, FATTRS_WALK_ERR_DIR, arg);
 			r = 0;
 			continue;
 		}

@@ -9,14 +9,19 @@
 
 /* ------------------------------------------------------------ -R */
 
-static void walk_error(const char *path, int err, void *arg)
+static void walk_error(const char *path, int err, enum fattrs_walk_err what, void *arg)
 {
 	struct setfattrs_control *ctl = arg;
 
 	ctl->ok = false;
-	if (err == -ESTALE)
+	if (what == FATTRS_WALK_ERR_BACK && err == -ESTALE)
 		sf_fail_flag(ctl, 0, _("cannot go back up from %s: it was moved during the walk; the rest of %s is left alone"),
 			  cli_quotef(path), cli_quotef(ctl->operand));
+	else if (what == FATTRS_WALK_ERR_ENTRY)
+		sf_fail_flag(ctl, -err, _("cannot access %s"), cli_quotef(path));
+	else if (what == FATTRS_WALK_ERR_REPLACED)
+		sf_fail_flag(ctl, 0, _("cannot enter %s: it was replaced during the walk; what is below it is left alone"),
+			     cli_quotef(path));
 	else
 		sf_fail_flag(ctl, -err, _("cannot read directory %s"), cli_quotef(path));
 }

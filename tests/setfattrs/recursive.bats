@@ -221,3 +221,44 @@ rc=0
 [65536] f
 [0] d"
 }
+
+@test "tmpfs: -R names an entry that vanished after it was listed, as chmod -R does, and exits 1" {
+	fault_require
+	fs_require tmpfs
+	# The walk's stat of "gone" (by name, in root) fails as when the name was removed meanwhile.
+	run -1 --separate-stderr fs_run tmpfs '
+		cd "$D" && mkdir root && touch root/gone root/f && cd root || exit 1
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -qq -o ../trace -P gone -e trace=newfstatat \
+			-e inject=newfstatat:error=ENOENT:when=1 setfattrs -R -v +nodump .'
+	stderr_has "setfattrs: cannot access './gone': No such file or directory"
+	assert_line 'changed ./f: nodump: clear -> set'
+}
+
+@test "tmpfs: -R does not enter a directory replaced between its stat and its open: named, left alone, exit 1" {
+	require_cmd getfattr
+	fault_require
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && mkdir -p root/sub && touch root/sub/f && cd root || exit 1
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -qq -o ../trace -P sub -e trace=openat \
+			-e inject=openat:delay_enter=1000000 setfattrs -R +offline . 2>../err &
+		spid=$!
+		# Wait until setfattrs sits in the delayed openat (257) of "sub".
+		same=0 last=
+		for ((i = 0; i < 1000 && same < 3; i++)); do
+			read -r pid _ <"/proc/$spid/task/$spid/children" 2>/dev/null
+			now=$(cat "/proc/${pid:-0}/syscall" 2>/dev/null)
+			if [[ $now == "257 "* && $now == "$last" ]]; then ((same++)); else same=0; fi
+			last=$now
+			sleep 0.02
+		done
+		mv sub old && mkdir sub && touch sub/evil
+		wait "$spid"; echo "rc=$?"
+		grep "^setfattrs:" ../err
+		getfattr --absolute-names -n user.fattr.offline --only-values old old/f sub sub/evil 2>/dev/null; echo'
+	assert_equal "${lines[0]}" 'rc=1'
+	assert_equal "${lines[1]}" "setfattrs: cannot enter './sub': it was replaced during the walk; what is below it is left alone"
+	# only the directory stat'ed (before the swap) was changed: nothing below either one
+	assert_equal "${lines[2]}" '1'
+	assert_equal "${#lines[@]}" 3
+}
