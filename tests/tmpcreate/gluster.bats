@@ -73,6 +73,10 @@ probe() {
 			f=$(tmpcreate -p "$d") && t=$(tmpcreate -d -p "$d") || exit 2
 			g=$("$GNU_MKTEMP" -p "$d") && u=$("$GNU_MKTEMP" -d -p "$d") || exit 3
 			[[ $(stat -c "%a %F" "$f" "$t") == "$(stat -c "%a %F" "$g" "$u")" ]] && echo "$(stat -c %F "$f"), $(stat -c %F "$t")"
+			# rclone uploads a file when the kernel tells it the file
+			# was closed, after the program has exited: removed before,
+			# it comes back.  Let it finish.
+			[[ $d != "$DV" ]] || sleep 1
 			rm -rf "$f" "$t" "$g" "$u"
 			tmpcreate --scratch -p "$d" -- sh -c "echo s >&\$TMPCREATE_FD && echo wrote; cat \"\$TMPCREATE_FILE\" 2>&1 | sed \"s/.*: //\"" || exit 4
 			ls -A "$d" | sed "s/^\.tmpcreate\..*/.tmpcreate.*/"
