@@ -113,9 +113,16 @@ bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	return true;
 }
 
+/*
+ * The word of a plan's state (-1, 0, 1, 2: struct plan's @old), in the
+ * library's one vocabulary of flag states: -1 is a flag the file cannot
+ * hold (its word could not be read there, or the fattrs flag reads
+ * unsupported).
+ */
 static const char *state_word(int v)
 {
-	return v == 1 ? "set" : v == 0 ? "clear" : v == 2 ? "invalid" : "unknown";
+	return fattrs_fstate_name(v == 1 ? FATTRS_FSET : v == 0 ? FATTRS_FCLEAR : v == 2 ? FATTRS_FINVALID
+									   : FATTRS_FUNSUPPORTED);
 }
 
 /* "+nodump -append" for the flags in @state @which (ST_NONE: every planned one). */
