@@ -42,16 +42,33 @@ const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_sta
 	return mi.fstype;
 }
 
-/* The filesystem type of @path ("ext4"), or "this" when it cannot be told. */
+/*
+ * The filesystem type of @path as findmnt(8) names it ("ext4", "fuseblk",
+ * "fuse.sshfs"), or "this" when it cannot be told.  A FUSE mount without
+ * a subtype says nothing of its server: where the server is known by what
+ * the mount keeps (ntfs-3g's native attribute word), it is named after
+ * the type, "fuseblk (ntfs-3g)".  @path is also a path from the working
+ * directory (the fattrs flags' probe goes by it).
+ */
 const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
 {
+	static char named[64];
 	struct fattrs_statx_buf stx;
+	struct fattrs_fcaps caps;
 	const char *type;
 
 	if (fattrs_statx(dirfd, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx) < 0)
 		return "this";
 	type = sf_mount_type(ctl, &stx);
-	return type != NULL ? type : "this";
+	if (type == NULL)
+		return "this";
+	if ((strcmp(type, "fuse") == 0 || strcmp(type, "fuseblk") == 0) && ctl->mntcache != NULL &&
+	    fattrs_mntcache_fcaps(ctl->mntcache, stx.stx_mnt_id, path, nofollow, &caps) == 0 &&
+	    caps.native == FATTRS_NATIVE_NTFS) {
+		(void)snprintf(named, sizeof(named), "%s (ntfs-3g)", type);
+		return named;
+	}
+	return type;
 }
 
 __attribute__((format(printf, 3, 4)))

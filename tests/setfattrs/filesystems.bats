@@ -27,7 +27,9 @@ load '../helpers/setfattrs'
 		getfattr --absolute-names -n system.ntfs_attrib -e hex f | grep =
 		getfattr --absolute-names -d -m user.fattr. f | grep =
 		setfattrs --list f | awk "\$1 == \"offline\" || \$1 == \"pinned\" { print \$1, \$4, \$5 }"
-		setfattrs +nodump g; echo "rc=$?"'
+		setfattrs +nodump g; echo "rc=$?"
+		# named as findmnt names it, and its server
+		[[ $(findmnt -no FSTYPE -T .) == fuse ]] || echo "findmnt: not fuse"'
 	assert_equal "${lines[0]}" 'rc=0'
 	# OFFLINE 0x1000 (with ARCHIVE 0x20), little-endian.
 	assert_equal "${lines[1]}" 'system.ntfs_attrib=0x20100000'
@@ -39,8 +41,9 @@ load '../helpers/setfattrs'
 	assert_equal "${lines[7]}" 'offline clear yes'
 	assert_equal "${lines[8]}" 'pinned set yes'
 	assert_equal "${lines[9]}" 'rc=1'
+	refute_line 'findmnt: not fuse'
 	assert_equal "$stderr" "setfattrs: cannot set 'pinned' on 'f': its opposite 'offline' is set; '-offline +pinned' clears it first
-setfattrs: cannot set 'nodump' on 'g': the fuse filesystem keeps no attribute flags for a regular file"
+setfattrs: cannot set 'nodump' on 'g': the fuse (ntfs-3g) filesystem keeps no attribute flags for a regular file"
 }
 
 @test "xfs: -h changes a fifo's and a symlink's own kernel flags (xfs_io agrees); a fattrs flag is refused there" {
