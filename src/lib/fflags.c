@@ -146,24 +146,45 @@ enum fattrs_fstate fattrs_fflag_value(const void *v, size_t len)
 
 /* ------------------------------------------------------------- helpers */
 
+/*
+ * Each call by path is asked once more where the first answer is ESTALE, as
+ * fattrs_openat() does: a network client (GlusterFS) whose cache still
+ * names a file another client has just replaced answers that.
+ */
 static ssize_t xgetxattr(const char *path, bool nofollow, const char *name, void *buf, size_t size)
 {
-	return nofollow ? lgetxattr(path, name, buf, size) : getxattr(path, name, buf, size);
+	ssize_t n = nofollow ? lgetxattr(path, name, buf, size) : getxattr(path, name, buf, size);
+
+	if (n < 0 && errno == ESTALE)
+		n = nofollow ? lgetxattr(path, name, buf, size) : getxattr(path, name, buf, size);
+	return n;
 }
 
 static int xsetxattr(const char *path, bool nofollow, const char *name, const void *buf, size_t size)
 {
-	return nofollow ? lsetxattr(path, name, buf, size, 0) : setxattr(path, name, buf, size, 0);
+	int r = nofollow ? lsetxattr(path, name, buf, size, 0) : setxattr(path, name, buf, size, 0);
+
+	if (r < 0 && errno == ESTALE)
+		r = nofollow ? lsetxattr(path, name, buf, size, 0) : setxattr(path, name, buf, size, 0);
+	return r;
 }
 
 static int xremovexattr(const char *path, bool nofollow, const char *name)
 {
-	return nofollow ? lremovexattr(path, name) : removexattr(path, name);
+	int r = nofollow ? lremovexattr(path, name) : removexattr(path, name);
+
+	if (r < 0 && errno == ESTALE)
+		r = nofollow ? lremovexattr(path, name) : removexattr(path, name);
+	return r;
 }
 
 static ssize_t xlistxattr(const char *path, bool nofollow, char *buf, size_t size)
 {
-	return nofollow ? llistxattr(path, buf, size) : listxattr(path, buf, size);
+	ssize_t n = nofollow ? llistxattr(path, buf, size) : listxattr(path, buf, size);
+
+	if (n < 0 && errno == ESTALE)
+		n = nofollow ? llistxattr(path, buf, size) : listxattr(path, buf, size);
+	return n;
 }
 
 /* The kernel allows user.* xattrs only on these (fs/xattr.c xattr_permission()). */

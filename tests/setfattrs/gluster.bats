@@ -29,6 +29,7 @@ teardown_file() {
 setup() {
 	load '../helpers/common'
 	load '../helpers/netfs'
+	load '../helpers/fault'
 }
 
 # The user.fattr.* xattrs of FILE on the brick, "none" if it has none.
@@ -137,4 +138,24 @@ on_brick() { getfattr --absolute-names -d -m "^user\.fattr\." "$1" 2>/dev/null |
 		"setfattrs: cannot set 'offline' on 'f': the fuse.rclone filesystem has neither user xattrs nor a native attribute word" \
 		"setfattrs: cannot clear 'pinned' on 'd': the fuse.rclone filesystem has neither user xattrs nor a native attribute word" \
 		"setfattrs: cannot set 'nodump' on 'f': the fuse.rclone filesystem keeps no attribute flags for a regular file")"
+}
+
+# What a GlusterFS client answers a call by the name of a file another
+# client has just replaced, until its entry cache expires: ESTALE.
+# Injected here, on a local file, into the first getxattr and setxattr:
+# each is asked once more; a second ESTALE is an error, not a loop.
+@test "an xattr call answered ESTALE is asked once more, as the kernel does for NFS" {
+	fault_require
+	require_cmd getfattr
+	cd "$BATS_TEST_TMPDIR" && echo x >f || return 1
+	xattr_estale() {
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/estale.trace" \
+			-e trace=getxattr,setxattr -e "inject=getxattr,setxattr:error=ESTALE:when=$1" -- "${@:2}"
+	}
+	run -0 --separate-stderr xattr_estale 1 setfattrs +offline f
+	assert_equal "$(getfattr --only-values -n user.fattr.offline f)" 1
+	assert_equal "$(grep -c 'ESTALE' "$BATS_TEST_TMPDIR/estale.trace")" 2
+	run -1 --separate-stderr xattr_estale 1+ setfattrs +integrity f
+	assert_equal "$stderr" "setfattrs: cannot set 'integrity' on 'f': Stale file handle"
+	assert_equal "$(grep -c 'ESTALE' "$BATS_TEST_TMPDIR/estale.trace")" 2
 }
