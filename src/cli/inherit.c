@@ -112,6 +112,56 @@ bool cli_fd_was_closed(int fd)
 	return fd >= 0 && fd <= 2 && fd_closed[fd];
 }
 
+/* "N" (decimal, no sign, nothing after it but slashes) at @s: N, else -1. */
+static int fd_number(const char *s)
+{
+	int n = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		n = n * 10 + (*s - '0');
+		if (n > 1000)
+			return -1;
+	}
+	while (*s == '/')
+		s++;
+	return *s == '\0' ? n : -1;
+}
+
+/* @path without its leading @prefix, or NULL. */
+static const char *after(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(path, prefix, n) == 0 ? path + n : NULL;
+}
+
+int cli_path_closed_fd(const char *path, bool follow)
+{
+	static const char *const names[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/" };
+	const char *rest;
+	int fd = -1;
+
+	if (!fd_closed[0] && !fd_closed[1] && !fd_closed[2])
+		return -1;
+	for (size_t i = 0; i < 3 && fd < 0 && follow; i++)
+		if ((rest = after(path, names[i])) != NULL && rest[strspn(rest, "/")] == '\0')
+			fd = (int)i;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && fd < 0; i++)
+		if ((rest = after(path, dirs[i])) != NULL)
+			fd = fd_number(rest);
+	if (fd < 0 && (rest = after(path, "/proc/")) != NULL) {
+		char self[32];
+		int n = snprintf(self, sizeof(self), "%ld/fd/", (long)getpid());
+
+		if (n > 0 && strncmp(rest, self, (size_t)n) == 0)
+			fd = fd_number(rest + n);
+	}
+	return cli_fd_was_closed(fd) ? fd : -1;
+}
+
 bool cli_signal_was_ignored(int sig)
 {
 	struct sigaction sa;

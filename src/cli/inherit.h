@@ -17,6 +17,16 @@ void cli_inherit_init(void);
 bool cli_fd_was_closed(int fd);
 
 /*
+ * Does @path name descriptor 0, 1 or 2 by its link (/dev/fd/N,
+ * /proc/self/fd/N, ...; /dev/stdin, /dev/stdout and /dev/stderr too when
+ * @follow, since without it they are symlinks of their own) while that
+ * descriptor was closed at start?  Then it is the /dev/null standing in,
+ * which the caller never gave: returns the descriptor (say "No such file
+ * or directory", as a program started without it finds), else -1.
+ */
+int cli_path_closed_fd(const char *path, bool follow);
+
+/*
  * Was @sig ignored when the program started (nohup, trap '' SIG, background
  * jobs)?  Known for the signals the tools ever change: SIGHUP, SIGINT,
  * SIGTERM, SIGPIPE and SIGCHLD (false for any other); asked of the kernel

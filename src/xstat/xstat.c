@@ -214,6 +214,8 @@ static bool do_stat(struct run *r, const char *name)
 	}
 	if (dirfd == STDIN_FILENO && r->stdin_closed)
 		e = -EBADF;	/* as GNU stat finds it, not the /dev/null standing in */
+	else if (dirfd != STDIN_FILENO && cli_path_closed_fd(name, r->ctl->follow) >= 0)
+		e = -ENOENT;	/* /dev/fd/0 of a closed stdin: the same */
 	else
 		e = fattrs_statx(dirfd, path, flags | r->ctl->sync_flags, r->mask, &stx);
 	if (e < 0) {
@@ -261,12 +263,18 @@ static bool do_one(struct run *r, const char *name)
 /* --files0-from=F: every NUL-terminated name in F. */
 static bool do_files0(struct run *r, const char *from)
 {
-	FILE *in = strcmp(from, "-") == 0 ? stdin : fopen(from, "re");
+	FILE *in;
 	char *name = NULL;
 	size_t cap = 0, count = 0;
 	ssize_t n;
 	bool ok = true;
 
+	if (strcmp(from, "-") == 0)
+		in = stdin;
+	else if (cli_path_closed_fd(from, true) >= 0)
+		in = NULL, errno = ENOENT;	/* not the /dev/null standing in */
+	else
+		in = fopen(from, "re");
 	if (in == NULL)
 		cli_die(CLI_EXIT_FAILURE, errno, _("cannot open %s for reading"),
 			cli_quotearg(from, CLI_QS_SHELL_ESCAPE_ALWAYS));

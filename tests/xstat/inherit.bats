@@ -63,6 +63,30 @@ teardown() {
 	done
 }
 
+@test "a closed 0, 1 or 2 named by its link (/dev/stdin, /dev/fd/N, /proc/self/fd/N) is missing, as GNU stat finds it" {
+	local fds args
+	for fds in 0 1 2 012; do
+		for args in '-L -c %F /dev/stdin' '-L -c %F /dev/stdout' '-L -c %F /dev/stderr' \
+			'-c %F /dev/fd/0' '-c %F /dev/fd/1' '-c %F /dev/fd/2' '-L -c %F /proc/self/fd/0' \
+			'-c %F /dev/stdin' '-c %n /dev/null'; do
+			# shellcheck disable=SC2086  # $args is words
+			run -0 closed_report "$fds" stat $args
+			local want=$output
+			# shellcheck disable=SC2086
+			run -0 closed_report "$fds" xstat $args
+			assert_equal "[$fds $args] $output" "[$fds $args] $want"
+		done
+	done
+}
+
+@test "--files0-from reads no list from a closed standard input, by '-' or by its link" {
+	local from
+	for from in - /dev/stdin /dev/fd/0 /proc/self/fd/0; do
+		run -0 closed_report 0 xstat -c %F --files0-from="$from"
+		assert_output --regexp "^rc=1 err=\\[cannot (read file names from|open) '$from'( for reading)?: (Bad file descriptor|No such file or directory)\\] out=\\[\\]\$"
+	done
+}
+
 @test "empty, over-long and non-UTF-8 names: each named with its real cause, the others shown, exit 1, as GNU stat" {
 	local long n=$'bad\377\nname'
 	long=$(printf 'n%.0s' {1..300})
