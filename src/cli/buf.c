@@ -144,11 +144,35 @@ void cli_buf_pad(struct cli_buf *b, char c, size_t n)
  */
 #define DIRECT_MIN ((size_t)1 << 20)
 
+/*
+ * Does @fmt ask for DIRECT_MIN bytes or more by a width or a precision of
+ * its own?  Then measuring first would format all of it twice.
+ */
+static bool wide(const char *fmt)
+{
+	size_t v = 0;
+
+	for (const char *p = fmt; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9') {
+			v = 0;
+			continue;
+		}
+		v = v * 10 + (size_t)(*p - '0');
+		if (v >= DIRECT_MIN)
+			return true;
+	}
+	return false;
+}
+
 int cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
 	int n;
 
+	if (b == pending && pending_out != NULL && !b->holding && wide(fmt)) {
+		(void)cli_buf_write(b, pending_out);
+		return vfprintf(pending_out, fmt, ap);
+	}
 	cli_buf_reserve(b, 64);
 	va_copy(aq, ap);
 	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, aq);

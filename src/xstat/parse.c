@@ -60,15 +60,18 @@ struct spec spec_read(const char *spec, const char *conv)
 		else
 			break;
 	}
+	/* Past 65536, printf's business and its limits: no more digits are added (no overflow). */
 	for (; *p >= '0' && *p <= '9'; p++) {
-		sp.width = sp.width * 10 + (size_t)(*p - '0');
+		if (sp.width <= 65536)
+			sp.width = sp.width * 10 + (size_t)(*p - '0');
 		if (sp.width > 65536)
-			sp.fast = false;	/* printf's business, and its limits */
+			sp.fast = false;
 	}
 	if (*p == '.') {
 		sp.prec = 0;
 		for (p++; *p >= '0' && *p <= '9'; p++) {
-			sp.prec = sp.prec * 10 + (*p - '0');
+			if (sp.prec <= 65536)
+				sp.prec = sp.prec * 10 + (*p - '0');
 			if (sp.prec > 65536)
 				sp.fast = false;
 		}

@@ -207,3 +207,11 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	run -0 bash -c 'ulimit -v 60000 && "$1" -c "%100000000n|%-3000000x|%s" regular | wc -c' - "$FATTRS_BUILDDIR/xstat"
 	(( output > 103000000 )) || fail "xstat under ulimit -v 60000: $output"
 }
+
+@test "widths and precisions of 20 digits and more are GNU's (printf refuses them), and overflow nothing" {
+	local fmt
+	for fmt in '%99999999999999999999s|' '%.99999999999999999999n|' '%099999999999999999999d|' \
+		'%-18446744073709551617.18446744073709551617i|'; do
+		run -0 same_as_gnu -c "$fmt" -- regular
+	done
+}
