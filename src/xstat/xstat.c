@@ -280,8 +280,7 @@ static bool do_files0(struct run *r, const char *from)
 			cli_quotearg(from, CLI_QS_SHELL_ESCAPE_ALWAYS));
 	while ((n = getdelim(&name, &cap, '\0', in)) > 0) {
 		count++;
-		if (name[n - 1] != '\0' && n == 1 && name[0] == '\n')
-			break;	/* a trailing newline after the last NUL */
+		/* GNU's rule (du, wc): every byte is part of a name, a newline too. */
 		if (name[0] == '\0') {
 			cli_warn(0, _("%s:%zu: invalid zero-length file name"),
 				 cli_quotearg(from, CLI_QS_SHELL_ESCAPE_ALWAYS), count);

@@ -96,6 +96,20 @@ b xstat: cannot llistxattr 'b': No such file or directory
 	done
 }
 
+@test "--files0-from: a newline is part of a name, NUL-ended or last, as in GNU du and wc" {
+	local list
+	for list in 'a\0\n\0b\0' 'a\0b\0\n'; do
+		# shellcheck disable=SC2059  # the list is the format
+		printf "$list" >list
+		run -1 --separate-stderr xstat -c %n --files0-from=list
+		assert_equal "[$list] $output" "[$list] $(printf 'a\nb')"
+		assert_equal "[$list] $stderr" "[$list] xstat: cannot statx ''\$'\\n': No such file or directory"
+		# the same name, as GNU's own --files0-from readers take it
+		run -1 --separate-stderr wc -c --files0-from=list
+		assert_equal "[$list] ${stderr#wc: }" "[$list] ''\$'\\n': No such file or directory"
+	done
+}
+
 @test "a file that vanishes at its statx (injected): named, the rest shown, exit 1" {
 	fault_require
 	local mode want
