@@ -428,7 +428,7 @@ static const struct fmt_directive field_projid =
 	  get_projid, 0, NULL);
 
 static const struct fmt_directive field_fattrs_other =
-	N("fattrs_other", "fattrs", "other names under user.fattr., as they are, joined by commas",
+	N("fattrs_other", "fattrs", "other names under user.fattr., joined by commas (\\, and \\\\ in a name)",
 	  STATX_TYPE | STATX_MNT_ID, FMT_NEED_FFLAGS, FMT_OUT_LIST, get_fattrs_other, 0, NULL);
 
 #undef N

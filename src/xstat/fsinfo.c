@@ -313,7 +313,7 @@ int get_fflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 	return V_OK;
 }
 
-/* The other names under user.fattr., as they are, joined by ",". */
+/* The other names under user.fattr., joined by "," (a ',' or '\\' in a name escaped by '\\'). */
 int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	struct file_lookups *l = lookups_of(f);
@@ -328,16 +328,24 @@ int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fm
 	}
 	if (l->other == NULL) {
 		for (size_t i = 0; i < ff->n_unknown; i++)
-			len += strlen(ff->unknown[i]) + 1;
+			len += 2 * strlen(ff->unknown[i]) + 1;
 		l->other = p = malloc(len);
 		if (p == NULL) {
 			cli_warn(ENOMEM, _("cannot llistxattr %s"), qname(f));
 			v->s = "?";
 			return V_ERR;
 		}
+		/* a ',' or '\' of a name is escaped with '\': the list splits back exactly */
+		for (size_t i = 0; i < ff->n_unknown; i++) {
+			if (i > 0)
+				*p++ = ',';
+			for (const char *c = ff->unknown[i]; *c != '\0'; c++) {
+				if (*c == ',' || *c == '\\')
+					*p++ = '\\';
+				*p++ = *c;
+			}
+		}
 		*p = '\0';
-		for (size_t i = 0; i < ff->n_unknown; i++)
-			p += sprintf(p, "%s%s", i > 0 ? "," : "", ff->unknown[i]);
 	}
 	v->s = l->other;
 	return V_OK;

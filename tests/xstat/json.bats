@@ -141,3 +141,14 @@ print(o["ino"], o["ino_str"], o["size"], o["blocks"], o["nlink"], o["uid"], o["g
 	assert_equal "$(jq -c '.fattrs_other | sort_by(tostring)' <<<"${lines[0]}")" '[[117,115,101,114,46,102,97,116,116,114,46,98,255,100],"user.fattr.zeta"]'
 	assert_equal "$(jq -c '[.offline, .fattrs_other]' <<<"${lines[1]}")" '["clear",[]]'
 }
+
+@test "fattrs_other in a format: a ',' or '\\' of a name is escaped with '\\', so that the list splits back" {
+	touch f
+	setfattr -n 'user.fattr.a,b' -v 1 f && setfattr -n 'user.fattr.c\d' -v 1 f
+	run -0 xstat -c '%{fattrs_other}' f
+	local a='user\.fattr\.a\\,b' c='user\.fattr\.c\\\\d'
+	assert_output --regexp "^($a,$c|$c,$a)\$"
+	# split on the commas that are not escaped, unescape: the names of --json
+	run -0 bash -c 'xstat -c "%{fattrs_other}" f | sed -E "s/((^|[^\\\\])(\\\\\\\\)*),/\\1\\n/g; s/\\\\(.)/\\1/g" | sort'
+	assert_equal "$output" "$(xstat --json f | jq -r '.fattrs_other[]' | sort)"
+}
