@@ -34,7 +34,7 @@ struct fmt_ctx *fmt_ctx_new(void)
 
 static void id_cache_free(struct id_cache *c)
 {
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->cap; i++)
 		free(c->v[i].name);
 	free(c->v);
 }
@@ -67,14 +67,44 @@ void fmt_ctx_set_follow(struct fmt_ctx *c, bool follow)
 }
 
 /* The name of user or group @id, looked up once per id per run. */
+/* The slot of @id in @v (@cap a power of two): its own, or the empty one where it would go. */
+static struct id_name *id_slot(struct id_name *v, size_t cap, unsigned int id)
+{
+	size_t i = (id * 2654435761u) & (cap - 1);
+
+	while (v[i].used && v[i].id != id)
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+/* @c with room for one more name, at most half full.  Returns: false when out of memory. */
+static bool id_cache_grow(struct id_cache *c)
+{
+	size_t cap = c->cap ? 2 * c->cap : 16;
+	struct id_name *v;
+
+	if (2 * (c->n + 1) <= c->cap)
+		return true;
+	v = calloc(cap, sizeof(*v));
+	if (v == NULL)
+		return false;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->v[i].used)
+			*id_slot(v, cap, c->v[i].id) = c->v[i];
+	free(c->v);
+	c->v = v;
+	c->cap = cap;
+	return true;
+}
+
 const char *id_name(struct id_cache *c, unsigned int id, bool group)
 {
+	struct id_name *e = c->cap != 0 ? id_slot(c->v, c->cap, id) : NULL;
 	const char *name;
 	char *copy;
 
-	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].id == id)
-			return c->v[i].name;
+	if (e != NULL && e->used)
+		return e->name;
 	if (group) {
 		struct group *g = getgrgid(id);
 
@@ -85,16 +115,10 @@ const char *id_name(struct id_cache *c, unsigned int id, bool group)
 		name = p != NULL ? p->pw_name : NULL;
 	}
 	copy = name != NULL ? strdup(name) : NULL;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 8;
-		struct id_name *v = realloc(c->v, cap * sizeof(*v));
-
-		if (v == NULL)
-			return copy;	/* leaks one name rather than fail */
-		c->v = v;
-		c->cap = cap;
-	}
-	c->v[c->n++] = (struct id_name){ .id = id, .name = copy };
+	if (!id_cache_grow(c))
+		return copy;	/* leaks one name rather than fail */
+	*id_slot(c->v, c->cap, id) = (struct id_name){ .id = id, .name = copy, .used = true };
+	c->n++;
 	return copy;
 }
 

@@ -26,11 +26,13 @@ union fmt_value {
 struct id_name {
 	unsigned int id;
 	char *name;	/* NULL: no such id */
+	bool used;
 };
 
+/* User or group names by id: a hash table (open addressing), at most half full. */
 struct id_cache {
 	struct id_name *v;
-	size_t n, cap;
+	size_t n, cap;	/* @cap: 0 or a power of two */
 };
 
 /*
