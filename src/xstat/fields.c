@@ -292,6 +292,46 @@ static int get_attributes_mask(struct fmt_file *f, const struct fmt_directive *d
 	return available(f, d->statx_mask);
 }
 
+/* A symbolic link's target, as it is (not available for another type). */
+static int get_target(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
+{
+	size_t size = f->stx->stx_size > 0 && f->stx->stx_size < 4096 ? f->stx->stx_size + 1 : 256;
+	char *buf = NULL;
+	const char *path;
+	unsigned flags;
+	int dirfd;
+	ssize_t n;
+
+	(void)d;
+	if (!has(f, STATX_TYPE) || !S_ISLNK(f->stx->stx_mode))
+		return V_NA;
+	at_args(f, &dirfd, &path, &flags);
+	for (;;) {
+		char *nb = realloc(buf, size);
+
+		if (nb == NULL) {
+			n = -1;
+			errno = ENOMEM;
+			break;
+		}
+		buf = nb;
+		n = readlinkat(dirfd, path, buf, size);
+		if (n < 0 || (size_t)n < size)
+			break;
+		size *= 2;
+	}
+	if (n < 0) {
+		cli_warn(errno, _("cannot read symbolic link %s"), qname(f));
+		free(buf);
+		v->s = "?";
+		return V_ERR;
+	}
+	buf[n] = '\0';
+	set_buf(f->ctx, buf);
+	v->s = buf;
+	return V_OK;
+}
+
 /* The unique mount id: a statx(2) of its own (asking for both ids returns only this one). */
 static int get_mnt_id_unique(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
@@ -341,6 +381,8 @@ static const uint64_t sattr_dax = STATX_ATTR_DAX;
 static const struct fmt_directive fields_head[] = {
 	N("name", "file", "file name, as given", 0, 0, FMT_OUT_STRING, get_name, 0, NULL),
 	N("type", "file", "file type, as %F", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type, 0, NULL),
+	N("target", "file", "target of a symbolic link, as it is (not available for other types)",
+	  STATX_TYPE | STATX_SIZE, FMT_NEED_READLINK, FMT_OUT_STRING, get_target, 0, NULL),
 	N("mode", "file", "file type and permission bits (st_mode), in octal", STATX_TYPE | STATX_MODE, 0,
 	  FMT_OUT_OCTAL, get_mode, 0, NULL),
 	N("mode_string", "file", "file type and permission bits in human readable form, as %A",
@@ -452,6 +494,9 @@ static void keys_init(void)
 	}
 }
 
+/* The names of the kernel flags with a '-' (setfattrs' word), written with '_'. */
+static char kflag_names[FATTRS_KFLAGS_MAX][32];
+
 static void fields_init(void)
 {
 	const struct fattrs_kflag *k;
@@ -467,9 +512,21 @@ static void fields_init(void)
 		/* Only the flags only xfs keeps, and those that cost an open and an ioctl, are -a's. */
 		bool all = how == K_IFLAGS || (k[i].iflag == 0 && k[i].statx_attr == 0);
 
+		const char *name = k[i].name;
+
+		if (strchr(name, '-') != NULL && strlen(name) < sizeof(kflag_names[0])) {
+			/* A key like every other: "inline_data", not "inline-data" (kept as the alias). */
+			char *u = kflag_names[i];
+
+			strcpy(u, name);
+			for (char *c = strchr(u, '-'); c != NULL; c = strchr(c, '-'))
+				*c = '_';
+			name = u;
+		}
 		fields[n_fields++] = (struct fmt_directive){
 			.mode = FMT_FILE,
-			.name = k[i].name,
+			.name = name,
+			.alias = name != k[i].name ? k[i].name : NULL,
 			.help = k[i].description,
 			.statx_mask = how == K_STATX ? 0 : STATX_TYPE | STATX_MNT_ID,
 			.needs = how == K_STATX ? 0 : (how == K_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS) |
@@ -516,7 +573,8 @@ const struct fmt_directive *fmt_field_find(const char *name)
 {
 	fields_init();
 	for (size_t i = 0; i < n_fields; i++)
-		if (strcmp(fields[i].name, name) == 0)
+		if (strcmp(fields[i].name, name) == 0 ||
+		    (fields[i].alias != NULL && strcmp(fields[i].alias, name) == 0))
 			return &fields[i];
 	return NULL;
 }

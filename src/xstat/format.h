@@ -133,6 +133,8 @@ enum {
  *              the fields of a group are consecutive, in display order
  * @flags:      FMT_F_* bits
  * @arg:        the kernel flag's row (kflags) or the fattrs flag (fflags)
+ * @alias:      a former name of the field, still found by "%{alias}" and
+ *              still written as a --json key beside @name (NULL: none)
  */
 struct fmt_directive {
 	char letter;
@@ -147,6 +149,7 @@ struct fmt_directive {
 	const char *group;
 	unsigned int flags;
 	const void *arg;
+	const char *alias;
 };
 
 extern const struct fmt_directive fmt_directives[];
@@ -275,7 +278,7 @@ void fmt_help_fields(FILE *out);
  */
 const struct fmt_directive *fmt_field_next(size_t *pos);
 
-/* The named field @name (NUL-terminated), or NULL. */
+/* The named field @name (NUL-terminated; a former name, @alias, too), or NULL. */
 const struct fmt_directive *fmt_field_find(const char *name);
 
 /* The STATX_* bits to ask for to show @d (fmt_statx_mask() of a format holding it). */

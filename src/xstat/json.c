@@ -20,6 +20,41 @@
 #include "format.h"
 #include "format-private.h"
 
+/* @d's value @v (@r from its getter), its key written already. */
+static void put_value(struct cli_json *j, const struct fmt_directive *d, struct fmt_file *f, int r,
+		      const union fmt_value *v)
+{
+	if (r != V_OK) {
+		cli_json_null(j, NULL);
+	} else {
+		switch (d->out) {
+		case FMT_OUT_LIST: {
+			const struct fattrs_fflags *ff = &f->ctx->lookups.ff;
+
+			cli_json_str_array(j, NULL, ff->unknown, ff->n_unknown);
+			break;
+		}
+		case FMT_OUT_STRING:
+		case FMT_OUT_STRING_RAW:
+		case FMT_OUT_STATE:
+		case FMT_OUT_QUOTED:
+			cli_json_str(j, NULL, v->s);
+			break;
+		case FMT_OUT_INT:
+			cli_json_int(j, NULL, (long long)v->i);
+			break;
+		case FMT_OUT_UINT:
+		case FMT_OUT_OCTAL:
+		case FMT_OUT_HEX:
+			cli_json_uint(j, NULL, (unsigned long long)v->u);
+			break;
+		case FMT_OUT_EPOCH:
+			cli_json_timespec(j, NULL, (long long)v->t.tv_sec, (long)v->t.tv_nsec);
+			break;
+		}
+	}
+}
+
 bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 {
 	struct cli_buf *b = &f->ctx->out;
@@ -44,34 +79,11 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 			cli_json_key_raw(&j, json_keys[pos - 1].text, json_keys[pos - 1].len);
 		else
 			cli_json_key(&j, d->name);
-		if (r != V_OK) {
-			cli_json_null(&j, NULL);
-		} else {
-			switch (d->out) {
-			case FMT_OUT_LIST: {
-				const struct fattrs_fflags *ff = &f->ctx->lookups.ff;
-
-				cli_json_str_array(&j, NULL, ff->unknown, ff->n_unknown);
-				break;
-			}
-			case FMT_OUT_STRING:
-			case FMT_OUT_STRING_RAW:
-			case FMT_OUT_STATE:
-			case FMT_OUT_QUOTED:
-				cli_json_str(&j, NULL, v.s);
-				break;
-			case FMT_OUT_INT:
-				cli_json_int(&j, NULL, (long long)v.i);
-				break;
-			case FMT_OUT_UINT:
-			case FMT_OUT_OCTAL:
-			case FMT_OUT_HEX:
-				cli_json_uint(&j, NULL, (unsigned long long)v.u);
-				break;
-			case FMT_OUT_EPOCH:
-				cli_json_timespec(&j, NULL, (long long)v.t.tv_sec, (long)v.t.tv_nsec);
-				break;
-			}
+		put_value(&j, d, f, r, &v);
+		if (d->alias != NULL) {
+			/* the former key too, with the same value (xstat.1: deprecated) */
+			cli_json_key(&j, d->alias);
+			put_value(&j, d, f, r, &v);
 		}
 		if (d->flags & FMT_F_ID) {
 			if (json_keys[pos - 1].str_len != 0) {

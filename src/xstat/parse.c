@@ -27,9 +27,14 @@ static const struct fmt_directive *lookup_name(enum fmt_mode mode, const char *n
 	size_t pos = 0;
 	const struct fmt_directive *d;
 
-	while ((d = fmt_field_next(&pos)) != NULL)
-		if (d->mode == mode && strlen(d->name) == len && memcmp(d->name, name, len) == 0)
+	while ((d = fmt_field_next(&pos)) != NULL) {
+		if (d->mode != mode)
+			continue;
+		if (strlen(d->name) == len && memcmp(d->name, name, len) == 0)
 			return d;
+		if (d->alias != NULL && strlen(d->alias) == len && memcmp(d->alias, name, len) == 0)
+			return d;
+	}
 	return NULL;
 }
 

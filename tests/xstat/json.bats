@@ -142,6 +142,35 @@ print(o["ino"], o["ino_str"], o["size"], o["blocks"], o["nlink"], o["uid"], o["g
 	assert_equal "$(jq -c '[.offline, .fattrs_other]' <<<"${lines[1]}")" '["clear",[]]'
 }
 
+@test "every key is of [a-z0-9_]; inline-data, the former key, is still there beside inline_data" {
+	touch f
+	run -0 xstat --json -a f
+	run -0 jq -r 'keys_unsorted[]' <<<"$output"
+	assert_equal "$(grep -v -x -E '[a-z0-9_]+' <<<"$output")" 'inline-data'
+	assert_line 'inline_data'
+	run -0 xstat --json -a f
+	assert_equal "$(jq -r '.inline_data == .["inline-data"]' <<<"$output")" true
+	# the old name still names the field in a format
+	run -0 xstat -c '%{inline-data}|%{inline_data}' f
+	[[ $output == *'|'* && ${output%|*} == "${output#*|}" ]] || fail "$output"
+}
+
+@test "target: a symbolic link's target as it is, null (and %{target} \"-\") for another type" {
+	ln -s 'some where/x' l
+	ln -s "$(printf 'a\nb')" nl
+	touch f
+	run -0 xstat --json l f nl
+	assert_equal "$(jq -r .target <<<"${lines[0]}")" 'some where/x'
+	assert_equal "$(jq -r .target <<<"${lines[1]}")" null
+	assert_equal "$(jq -j .target <<<"${lines[2]}")" "$(printf 'a\nb')"
+	run -0 xstat -c '%{target}|%-5{target}|' l f
+	assert_equal "$output" "$(printf 'some where/x|some where/x|\n-|-    |')"
+	# -L follows the link: what it names is no link
+	ln -s f lf
+	run -0 xstat -L -c '%{target}' lf
+	assert_equal "$output" '-'
+}
+
 @test "fattrs_other in a format: a ',' or '\\' of a name is escaped with '\\', so that the list splits back" {
 	touch f
 	setfattr -n 'user.fattr.a,b' -v 1 f && setfattr -n 'user.fattr.c\d' -v 1 f
