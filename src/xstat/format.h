@@ -84,6 +84,8 @@ enum fmt_state {
 	FMT_ST_CLEAR,
 	FMT_ST_UNSUPPORTED,
 	FMT_ST_INVALID,
+	FMT_ST_NOT_READABLE,	/* the caller may not read it (an open refused): "-" in
+				 * -c, null in --json, no message (fmt_field_detail() says why) */
 	FMT_ST_ERROR,	/* its lookup failed (said on stderr) */
 };
 
@@ -333,7 +335,8 @@ enum {
  * fmt_field_detail() - a word on where a set fattrs flag was found, for
  * the default view: "user.fattr.offline" (the reserved xattr),
  * "system.ntfs_attrib" or "user.cifs.dosattrib" (the native word), or
- * "statx" (several joined with ","); for an invalid one, its xattr name.
+ * "statx" (several joined with ","); for an invalid one, its xattr name;
+ * for a kernel flag that is not readable, why ("open: Permission denied").
  * Call it after fmt_field_state() or fmt_field_put() of the same field.
  *
  * Returns: the word (valid until the next call), or NULL when there is

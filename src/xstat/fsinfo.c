@@ -133,6 +133,16 @@ enum kread kflag_read(const struct fattrs_kflag *k)
 }
 
 /* Read the xflags group (@want FATTRS_KATTR_XFLAGS) or the iflags word, once per file. */
+/*
+ * The iflags word needs an open(2) of the file, which its permissions may
+ * refuse where statx and file_getattr need none: those flags are then not
+ * readable, and the rest of the file is still shown.
+ */
+static bool not_readable(unsigned want, int err)
+{
+	return want == FATTRS_KATTR_IFLAGS && (err == -EACCES || err == -EPERM);
+}
+
 static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **ret)
 {
 	struct file_lookups *l = lookups_of(f);
@@ -147,7 +157,7 @@ static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **
 		at_args(f, &dirfd, &path, &flags);
 		*err = fattrs_kattr_get(dirfd, path, flags, has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
 					want, a);
-		if (*err < 0 && *err != -EOPNOTSUPP)
+		if (*err < 0 && *err != -EOPNOTSUPP && !not_readable(want, *err))
 			cli_warn(-*err, want == FATTRS_KATTR_XFLAGS ? _("cannot file_getattr %s")
 								     : _("cannot read the flags of %s"),
 				 qname(f));
@@ -211,6 +221,8 @@ int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 
 	if (how != K_STATX) {
 		r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
+		if (how == K_IFLAGS && not_readable(FATTRS_KATTR_IFLAGS, r))
+			return V_NA;	/* FMT_ST_NOT_READABLE */
 		if (r < 0 && r != -EOPNOTSUPP) {
 			v->s = "?";
 			return V_ERR;
@@ -359,6 +371,11 @@ const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
 	unsigned int src;
 	size_t n = 0;
 
+	if (d->get == get_kflag && l->owner == f && kflag_read(d->arg) == K_IFLAGS &&
+	    not_readable(FATTRS_KATTR_IFLAGS, l->ierr)) {
+		snprintf(l->detail, sizeof(l->detail), "open: %s", strerror(-l->ierr));
+		return l->detail;
+	}
 	if (d->get != get_fflag || l->owner != f || l->ferr != 0)
 		return NULL;
 	flag = *(const enum fattrs_fflag *)d->arg;

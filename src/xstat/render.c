@@ -384,8 +384,14 @@ enum fmt_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f
 {
 	union fmt_value v;
 
-	if (d->get(f, d, &v) != V_OK)
+	switch (d->get(f, d, &v)) {
+	case V_OK:
+		break;
+	case V_NA:
+		return FMT_ST_NOT_READABLE;	/* a flag's only "not available" */
+	default:
 		return FMT_ST_ERROR;
+	}
 	for (size_t i = 0; i < sizeof(state_words) / sizeof(state_words[0]); i++)
 		if (v.s == state_words[i])
 			return (enum fmt_state)i;

@@ -404,6 +404,7 @@ static const struct {
 	[FMT_ST_CLEAR] = { "clear:", 6 },
 	[FMT_ST_UNSUPPORTED] = { "unsupported:", 12 },
 	[FMT_ST_INVALID] = { "invalid:", 8 },
+	[FMT_ST_NOT_READABLE] = { "not readable", 12 },	/* then "(why):" */
 	[FMT_ST_ERROR] = { "error:", 6 },	/* its lookup failed (the message is on stderr) */
 };
 
@@ -438,10 +439,21 @@ static bool flags_render(struct view *v, const struct line *l, struct fmt_file *
 					cli_buf_add(b, indent, LABEL_WIDTH + 2);
 				cli_buf_add(b, states[s].word, states[s].len);
 				col = LABEL_WIDTH + 2 + states[s].len;
+				if (s == FMT_ST_NOT_READABLE) {
+					/* why, once: "not readable (open: Permission denied):" */
+					const char *why = fmt_field_detail(g->d, file);
+					size_t from = b->len;
+
+					cli_buf_adds(b, " (");
+					cli_buf_adds(b, why != NULL ? why : "?");
+					cli_buf_adds(b, "):");
+					col += b->len - from;
+				}
 				first = false;
 				lines = true;
 			}
-			put_word(b, g->d->name, g->len, fmt_field_detail(g->d, file), &col);
+			put_word(b, g->d->name, g->len,
+				 s == FMT_ST_NOT_READABLE ? NULL : fmt_field_detail(g->d, file), &col);
 		}
 		if (!first)
 			cli_buf_addc(b, '\n');

@@ -235,3 +235,29 @@ view_fields() {
 	refute_line --regexp '^ +other: '
 	refute_line --regexp '^ +fattrs_other: '
 }
+
+@test "-a on a file the caller may not open: the view, its flags that need an open 'not readable' and why, exit 0" {
+	require_root
+	require_cmd setpriv
+	local w
+	w=$(mktemp -d /tmp/xstat-view.XXXXXX)
+	chmod 755 "$w" && touch "$w/secret" && chmod 600 "$w/secret"
+	local -a nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	run -0 --separate-stderr "${nobody[@]}" xstat -a "$w/secret"
+	assert_equal "$stderr" ''
+	assert_output --partial '  File: '
+	assert_output --partial 'Project id: '
+	assert_output --regexp 'not readable \(open: Permission denied\): [a-z ]*dirsync'
+	refute_output --partial 'error:'
+	# the same as root: nothing is not readable
+	run -0 xstat -a "$w/secret"
+	refute_output --partial 'not readable'
+	# a format prints "-", --json null, still without a message
+	run -0 --separate-stderr "${nobody[@]}" xstat -c '%{dirsync}|%{immutable}' "$w/secret"
+	assert_equal "$stderr" ''
+	assert_output --regexp '^-\|(clear|set)$'
+	run -0 --separate-stderr "${nobody[@]}" xstat --json -a "$w/secret"
+	assert_equal "$stderr" ''
+	assert_equal "$(jq -c '[.dirsync, .immutable]' <<<"$output")" '[null,"clear"]'
+	rm -rf "$w"
+}
