@@ -15,6 +15,7 @@
 #include "inherit.h"
 
 const char *program_name = "fattrs";
+static const char *message_name;	/* NULL: program_name */
 static bool stdout_closed;
 static bool lost_messages_fail = true;
 
@@ -57,6 +58,17 @@ void cli_init(const char *argv0)
 	(void)atexit(close_stdout_atexit);
 }
 
+void cli_name_messages_as_given(const char *argv0)
+{
+	if (argv0 != NULL && *argv0 != '\0')
+		message_name = argv0;
+}
+
+const char *cli_message_name(void)
+{
+	return message_name != NULL ? message_name : program_name;
+}
+
 static void (*before_message)(void);
 
 void cli_before_message(void (*fn)(void))
@@ -69,7 +81,7 @@ void cli_vwarn(int err, const char *fmt, va_list ap)
 	if (before_message != NULL)
 		before_message();	/* what a tool made before the message comes before it */
 	(void)fflush(stdout);
-	fprintf(stderr, "%s: ", program_name);
+	fprintf(stderr, "%s: ", cli_message_name());
 	vfprintf(stderr, fmt, ap);
 	if (err != 0)
 		fprintf(stderr, ": %s", strerror(err));
@@ -97,7 +109,7 @@ void cli_die(int status, int err, const char *fmt, ...)
 
 void cli_try_help(void)
 {
-	fprintf(stderr, _("Try '%s --help' for more information.\n"), program_name);
+	fprintf(stderr, _("Try '%s --help' for more information.\n"), cli_message_name());
 }
 
 void cli_usage_error(const char *fmt, ...)

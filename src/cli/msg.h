@@ -37,6 +37,15 @@ extern const char *program_name;
 void cli_init(const char *argv0);
 
 /*
+ * Under a GNU tool's name (stat, mktemp), messages name the program as
+ * @argv0 gives it ("/usr/local/bin/stat: cannot statx ..."), as GNU's
+ * tools do; program_name stays the basename (--version, choices by name).
+ */
+void cli_name_messages_as_given(const char *argv0);
+/* The program's name in messages: program_name, or argv[0] as given. */
+const char *cli_message_name(void);
+
+/*
  * @fn runs before each message, to write out first what was made before
  * it (cli_buf_pending() sets it; NULL: nothing).
  */

@@ -52,10 +52,28 @@ static const struct poptOption *find_short(const struct poptOption *t, char c)
 	return NULL;
 }
 
+/* cli_abbreviate_among(): the long names that may be abbreviated (NULL: every one). */
+static const char *const *abbreviable;
+
+void cli_abbreviate_among(const char *const *names)
+{
+	abbreviable = names;
+}
+
 /* Collect the long options that start with @name (@len bytes), up to @max. */
 static size_t find_prefix(const struct poptOption *t, const char *name, size_t len,
 			  const struct poptOption **found, size_t n, size_t max)
 {
+	if (abbreviable != NULL && n == 0) {
+		/* a GNU tool's own options only, in its order (getopt's message lists them so) */
+		for (size_t i = 0; abbreviable[i] != NULL; i++) {
+			const struct poptOption *o = find_long(t, abbreviable[i], strlen(abbreviable[i]));
+
+			if (o != NULL && strncmp(abbreviable[i], name, len) == 0 && n < max)
+				found[n++] = o;
+		}
+		return n;
+	}
 	for (; t->longName != NULL || t->shortName != '\0' || t->argInfo != 0; t++) {
 		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
 			n = find_prefix(t->arg, name, len, found, n, max);
@@ -303,7 +321,7 @@ poptContext cli_popt_context_command(int argc, const char **argv, const struct p
 		size_t n = find_prefix(table, w + 2, len, found, 0, sizeof(found) / sizeof(found[0]));
 
 		(void)fflush(stdout);
-		fprintf(stderr, _("%s: option '%s' is ambiguous; possibilities:"), program_name, w);
+		fprintf(stderr, _("%s: option '%s' is ambiguous; possibilities:"), cli_message_name(), w);
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, " '--%s'", found[i]->longName);
 		fputc('\n', stderr);

@@ -15,6 +15,16 @@ enum { CLI_OPT_VERSION = 0x7f00 };
 	{ "version", 'V', POPT_ARG_NONE, NULL, CLI_OPT_VERSION, \
 	  "print version information and exit", NULL }
 
+/*
+ * Under a GNU tool's name (stat, mktemp): long options abbreviate only
+ * among @names (NULL-terminated: GNU's own long options, in the order of
+ * its table, which getopt's "is ambiguous; possibilities:" follows), so
+ * that every abbreviation means what it means to GNU's tool.  The other
+ * options of the table are still taken, written in full.  Call before
+ * cli_popt_context(); NULL: every long option (the default).
+ */
+void cli_abbreviate_among(const char *const *names);
+
 /* Print "PROG (fattrs) VERSION" and exit 0. */
 __attribute__((noreturn)) void cli_version(void);
 

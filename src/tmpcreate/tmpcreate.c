@@ -61,6 +61,11 @@ static struct poptOption mktemp_options[] = {
 	POPT_TABLEEND
 };
 
+/* GNU mktemp 9.1's long options, in the order of its table. */
+static const char *const gnu_mktemp_options[] = {
+	"directory", "quiet", "dry-run", "suffix", "tmpdir", "help", "version", NULL
+};
+
 /* -o mode: atomic output, sorted by long name. */
 static struct poptOption output_options[] = {
 	{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP,
@@ -239,6 +244,10 @@ int main(int argc, const char **argv)
 	int rc, status;
 
 	cli_init(argv[0]);
+	if (strcmp(program_name, "mktemp") == 0) {
+		cli_name_messages_as_given(argv[0]);	/* as GNU's: "/usr/local/bin/mktemp: ..." */
+		cli_abbreviate_among(gnu_mktemp_options);	/* "--s" is --suffix, as GNU's */
+	}
 	/* -o and --scratch: options end at COMMAND, the first operand (as with env). */
 	pc = cli_popt_context_command(argc, argv, options,
 				      "[OPTION...] [TEMPLATE]\n"

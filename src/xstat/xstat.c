@@ -64,6 +64,11 @@ static const struct poptOption options[] = {
 	POPT_TABLEEND
 };
 
+/* GNU stat 9.1's long options, in the order of its table. */
+static const char *const gnu_stat_options[] = {
+	"dereference", "file-system", "format", "printf", "terse", "cached", "help", "version", NULL
+};
+
 static const char *const cached_words[] = { "default", "never", "always" };
 static const int cached_flags[] = { 0, AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC };
 
@@ -338,6 +343,10 @@ int main(int argc, const char **argv)
 		}
 	}
 	cli_init(argv[0]);
+	if (strcmp(program_name, "stat") == 0) {
+		cli_name_messages_as_given(argv[0]);	/* as GNU's: "/usr/local/bin/stat: ..." */
+		cli_abbreviate_among(gnu_stat_options);	/* "--fi" is --file-system, as GNU's */
+	}
 	pc = cli_popt_context(argc, argv, options, "[OPTION...] FILE...");
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {

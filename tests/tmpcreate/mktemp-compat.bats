@@ -20,8 +20,8 @@ setup() {
 	cd "$T/w" || return 1
 }
 
-# GNU mktemp prints argv[0] as given: call it "mktemp" so both programs
-# print the same name.
+# GNU mktemp prints argv[0] as given, and so does ours under that name:
+# call both "mktemp" so both print the same name.
 gnu_mktemp() {
 	(exec -a mktemp "$GNU_MKTEMP" "$@")
 }
@@ -43,7 +43,7 @@ read_into() {
 run_both() {
 	gnu_status=0 ours_status=0 gnu_err='' ours_err=''
 	gnu_out=$(exec -a mktemp "$GNU_MKTEMP" "$@" 2>"$T/gnu.err") || gnu_status=$?
-	ours_out=$(exec "$OURS" "$@" 2>"$T/ours.err") || ours_status=$?
+	ours_out=$(exec -a mktemp "$OURS" "$@" 2>"$T/ours.err") || ours_status=$?
 	read_into gnu_err "$T/gnu.err"
 	read_into ours_err "$T/ours.err"
 }
@@ -448,4 +448,29 @@ SCRIPT
 	assert_equal "$(wc -l <"$T/ours.log")" 6
 	assert_dir_empty "$T/tmp"
 	assert_dir_empty "$T/w"
+}
+
+@test "messages name the program as argv[0] gives it, as GNU mktemp's: '/usr/local/bin/mktemp: ...'" {
+	local argv0 args gerr
+	for argv0 in /usr/local/bin/mktemp ./mktemp; do
+		for args in '/nonexistent/XXXXXX' '--bogus' 'aXX' '-p /nonexistent'; do
+			# shellcheck disable=SC2086  # $args is words
+			gerr=$( (exec -a "$argv0" "$GNU_MKTEMP" $args) 2>&1 >/dev/null) || true
+			# shellcheck disable=SC2086
+			run --separate-stderr bash -c 'exec -a "$0" "$@"' "$argv0" "$OURS" $args
+			assert_equal "[$argv0 $args] $stderr" "[$argv0 $args] $gerr"
+		done
+	done
+}
+
+@test "long options abbreviate as GNU mktemp's: '--s=.x' is --suffix, '--d' ambiguous, tmpcreate's own only in full" {
+	compare_both 0 'a???.x' -u --s=.x aXXX
+	compare_both 0 'a???.x' -u --su .x aXXX
+	compare_both 0 'a???' --dr aXXX
+	compare_both 0 'a???' --di -u aXXX
+	compare_both 0 'a???' --q -u aXXX
+	compare_both 1 '' --d -u aXXX
+	compare_both 1 '' --sy=none aXXX
+	compare_both 1 '' --scr aXXX
+	compare_both 0 "$T/p/a???" -u --tmp="$T/p" aXXX
 }

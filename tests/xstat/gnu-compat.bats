@@ -208,6 +208,30 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	(( output > 103000000 )) || fail "xstat under ulimit -v 60000: $output"
 }
 
+@test "messages name the program as argv[0] gives it, as GNU stat's: '/usr/local/bin/stat: ...'" {
+	local argv0 args gout gerr
+	for argv0 in /usr/local/bin/stat ./stat stat; do
+		for args in 'nonexistent' '--bogus' '-c' '-c %5% regular' '--printf=%n\q regular'; do
+			# shellcheck disable=SC2086  # $args is words
+			gerr=$( (exec -a "$argv0" "$GNU_STAT" $args) 2>&1 >/dev/null) || true
+			# shellcheck disable=SC2086
+			run --separate-stderr bash -c 'exec -a "$0" "$@"' "$argv0" "$STAT_OURS_DIR/stat" $args
+			assert_equal "[$argv0 $args] $stderr" "[$argv0 $args] $gerr"
+		done
+	done
+}
+
+@test "long options abbreviate as GNU stat's: '--fi' is --file-system, '--f' ambiguous as GNU says" {
+	local args
+	for args in '--file -c %n regular' '-c %t --fi regular' '--f regular' '--fo=%n regular' '--form %n regular' \
+		'--pr=%n\n regular' '--te regular' '--de -c %F link' '--ca=never -c %n regular' \
+		'--c=never -c %n regular' '--x regular' '--dereference=x regular' '--fil=x regular' \
+		'--js regular' '--al regular' '--nu -c %n regular' '--us regular'; do
+		# shellcheck disable=SC2086  # $args is words
+		run -0 same_as_gnu $args
+	done
+}
+
 @test "widths and precisions of 20 digits and more are GNU's (printf refuses them), and overflow nothing" {
 	local fmt
 	for fmt in '%99999999999999999999s|' '%.99999999999999999999n|' '%099999999999999999999d|' \
