@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
-#include <locale.h>
+#include <libintl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -54,8 +54,24 @@ void cli_init(const char *argv0)
 	cli_inherit_init();
 	if (argv0 != NULL && *argv0 != '\0')
 		program_name = slash != NULL ? slash + 1 : argv0;
-	(void)setlocale(LC_ALL, "");
 	(void)atexit(close_stdout_atexit);
+}
+
+static const char *text_domain;
+
+void cli_text_domain(const char *domain)
+{
+	text_domain = domain;
+}
+
+const char *cli_gettext(const char *msgid)
+{
+	return text_domain != NULL ? dgettext(text_domain, msgid) : msgid;
+}
+
+const char *cli_getopt_text(const char *msgid)
+{
+	return text_domain != NULL ? dgettext("libc", msgid) : msgid;
 }
 
 void cli_name_messages_as_given(const char *argv0)

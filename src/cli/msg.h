@@ -10,7 +10,23 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-#define _(s) (s)
+/*
+ * A message's text: @msgid itself, or under a GNU tool's name its
+ * translation from that tool's own catalog (cli_text_domain()), so that
+ * what GNU's tool says in a language is said in the same words.
+ */
+#define _(s) cli_gettext(s)
+const char *cli_gettext(const char *msgid) __attribute__((format_arg(1)));
+
+/*
+ * Translate _() texts with @domain's catalog ("coreutils": GNU stat's own
+ * words, /usr/share/locale/LANG/LC_MESSAGES/coreutils.mo); the texts it
+ * lacks stay English.  NULL (the default): every text English.  The
+ * program calls setlocale(3) first.
+ */
+void cli_text_domain(const char *domain);
+/* getopt's own messages (glibc's catalog, "libc"), translated when cli_text_domain() is set. */
+const char *cli_getopt_text(const char *msgid) __attribute__((format_arg(1)));
 
 /* Exit codes, documented in every man page's EXIT STATUS. */
 enum {
@@ -25,7 +41,7 @@ enum {
 extern const char *program_name;
 
 /*
- * Call first in main().  Sets program_name and the locale, and makes the
+ * Call first in main(), after setlocale(3).  Sets program_name, and makes the
  * process safe from what it inherited (cli_inherit_init()): a closed
  * descriptor 0, 1 or 2 gets /dev/null opened for the wrong direction, so
  * that no file of ours ever takes those numbers and using them fails with

@@ -321,9 +321,10 @@ poptContext cli_popt_context_command(int argc, const char **argv, const struct p
 		size_t n = find_prefix(table, w + 2, len, found, 0, sizeof(found) / sizeof(found[0]));
 
 		(void)fflush(stdout);
-		fprintf(stderr, _("%s: option '%s' is ambiguous; possibilities:"), cli_message_name(), w);
+		fprintf(stderr, cli_getopt_text("%s: option '%s%s' is ambiguous; possibilities:"),
+			cli_message_name(), "--", w + 2);
 		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, " '--%s'", found[i]->longName);
+			fprintf(stderr, " '%s%s'", "--", found[i]->longName);
 		fputc('\n', stderr);
 		cli_try_help();
 		exit(CLI_EXIT_FAILURE);
@@ -366,6 +367,7 @@ void cli_popt_fail(poptContext pc, int rc)
 	const char *word = poptBadOption(pc, POPT_BADOPTION_NOALIAS);
 	bool is_long = word != NULL && word[0] == '-' && word[1] == '-';
 	size_t namelen = 0;
+	char name[256] = "";	/* a long option's name, without "--" and "=VALUE" */
 
 	if (word == NULL)
 		word = "";
@@ -375,10 +377,14 @@ void cli_popt_fail(poptContext pc, int rc)
 		namelen = eq != NULL ? (size_t)(eq - word) : strlen(word);
 	}
 
+	if (is_long && namelen > 2)
+		snprintf(name, sizeof(name), "%.*s", (int)(namelen - 2), word + 2);
+	(void)fflush(stdout);
 	switch (rc) {
 	case POPT_ERROR_BADOPT:
 		if (is_long) {
-			cli_warn(0, _("unrecognized option '%s'"), word);
+			fprintf(stderr, cli_getopt_text("%s: unrecognized option '%s%s'\n"), cli_message_name(),
+				"--", word + 2);
 		} else {
 			char bad = word[1];
 
@@ -392,18 +398,20 @@ void cli_popt_fail(poptContext pc, int rc)
 				if (takes_arg(s))
 					break;
 			}
-			cli_warn(0, _("invalid option -- '%c'"), bad);
+			fprintf(stderr, cli_getopt_text("%s: invalid option -- '%c'\n"), cli_message_name(), bad);
 		}
 		break;
 	case POPT_ERROR_NOARG:
 		if (is_long)
-			cli_warn(0, _("option '%.*s' requires an argument"), (int)namelen, word);
+			fprintf(stderr, cli_getopt_text("%s: option '%s%s' requires an argument\n"),
+				cli_message_name(), "--", name);
 		else
-			cli_warn(0, _("option requires an argument -- '%c'"),
-				 word[0] != '\0' ? word[strlen(word) - 1] : '?');
+			fprintf(stderr, cli_getopt_text("%s: option requires an argument -- '%c'\n"),
+				cli_message_name(), word[0] != '\0' ? word[strlen(word) - 1] : '?');
 		break;
 	case POPT_ERROR_UNWANTEDARG:
-		cli_warn(0, _("option '%.*s' doesn't allow an argument"), (int)namelen, word);
+		fprintf(stderr, cli_getopt_text("%s: option '%s%s' doesn't allow an argument\n"),
+			cli_message_name(), "--", name);
 		break;
 	default:
 		cli_warn(0, "%s: %s", word, poptStrerror(rc));

@@ -19,6 +19,8 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "msg.h"
+
 #include "quote.h"
 #include "parse.h"
 
@@ -81,9 +83,18 @@ static bool utf8_codeset(void)
 	return cs != NULL && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
-/* gettext_quote() of gnulib without a translation: the locale's quotes. */
+/*
+ * gnulib's gettext_quote(): the quotes the program's catalog gives for
+ * "`" and "'" (under a GNU tool's name, its own: "„" and "“" in German),
+ * else the locale's.
+ */
 static const char *locale_quote(bool left, enum cli_quoting_style s)
 {
+	const char *msgid = left ? "`" : "'";
+	const char *t = cli_gettext(msgid);
+
+	if (t != msgid)
+		return t;
 	if (utf8_codeset())
 		return left ? "\xe2\x80\x98" : "\xe2\x80\x99";
 	return s == CLI_QS_CLOCALE ? "\"" : "'";

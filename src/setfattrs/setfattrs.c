@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <locale.h>
+
 #include "setfattrs.h"
 
 enum {
@@ -64,6 +66,7 @@ int main(int argc, const char **argv)
 	int popt_argc, rc, procfd = -1;
 	bool ok = true;
 
+	(void)setlocale(LC_ALL, "");
 	cli_init(argv[0]);
 	fattrs_flagops_init(&ctl.ops);
 	popt_argv = split_popt_argv = calloc((size_t)argc + 1, sizeof(*popt_argv));

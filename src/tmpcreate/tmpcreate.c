@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <locale.h>
 #include <string.h>
 
 #include "cli.h"
@@ -243,6 +244,7 @@ int main(int argc, const char **argv)
 	bool backup_bare = false;
 	int rc, status;
 
+	(void)setlocale(LC_ALL, "");
 	cli_init(argv[0]);
 	if (strcmp(program_name, "mktemp") == 0) {
 		cli_name_messages_as_given(argv[0]);	/* as GNU's: "/usr/local/bin/mktemp: ..." */

@@ -82,8 +82,9 @@ int get_name(struct fmt_file *f, const struct fmt_directive *d, union fmt_value 
 
 int get_type(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	(void)d;
 	v->s = type_word(f->stx->stx_mode, f->stx->stx_size);
+	if (d->name == NULL)
+		v->s = _(v->s);	/* %F: GNU's words in GNU's language; the field, for scripts, English */
 	return available(f, STATX_TYPE);
 }
 

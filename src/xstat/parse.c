@@ -271,7 +271,7 @@ static size_t parse_escape(struct fmt *f, const char *s)
 		c = s[0];
 		break;
 	default: {
-		char msg[64];
+		char msg[256];	/* translated under the name stat */
 
 		snprintf(msg, sizeof(msg), _("warning: unrecognized escape '\\%c'"), s[0]);
 		add_message(f, P_WARN, msg);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -130,30 +131,30 @@ static char *default_format(bool fs, bool terse, bool device)
 	const char *f;
 	char *s;
 
+	/* _(): under the name stat, the texts of GNU's catalog, where GNU translates them */
 	if (fs) {
 		f = terse ? "%n %i %l %t %s %S %b %f %a %c %d\n"
-			  : "  File: \"%n\"\n"
-			    "    ID: %-8i Namelen: %-7l Type: %T\n"
-			    "Block size: %-10s Fundamental block size: %S\n"
-			    "Blocks: Total: %-10b Free: %-10f Available: %a\n"
-			    "Inodes: Total: %-10c Free: %d\n";
+			  : _("  File: \"%n\"\n"
+			      "    ID: %-8i Namelen: %-7l Type: %T\n"
+			      "Block size: %-10s Fundamental block size: %S\n"
+			      "Blocks: Total: %-10b Free: %-10f Available: %a\n"
+			      "Inodes: Total: %-10c Free: %d\n");
 		return strdup(f);
 	}
 	if (terse)
 		return strdup(selinux_enabled() ? "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o %C\n"
 						: "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n");
-	if (asprintf(&s, "%s%s%s%s",
-		     "  File: %N\n"
-		     "  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n",
-		     device ? "Device: %Hd,%Ld\tInode: %-10i  Links: %-5h Device type: %Hr,%Lr\n"
-			    : "Device: %Hd,%Ld\tInode: %-10i  Links: %h\n",
-		     selinux_enabled()
-		     ? "Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\nContext: %C\n"
-		     : "Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n",
-		     "Access: %x\n"
-		     "Modify: %y\n"
-		     "Change: %z\n"
-		     " Birth: %w\n") < 0)
+	if (asprintf(&s, "%s%s%s%s%s",
+		     _("  File: %N\n"
+		       "  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"),
+		     device ? _("Device: %Hd,%Ld\tInode: %-10i  Links: %-5h Device type: %Hr,%Lr\n")
+			    : _("Device: %Hd,%Ld\tInode: %-10i  Links: %h\n"),
+		     _("Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n"),
+		     selinux_enabled() ? _("Context: %C\n") : "",
+		     _("Access: %x\n"
+		       "Modify: %y\n"
+		       "Change: %z\n"
+		       " Birth: %w\n")) < 0)
 		return NULL;
 	return s;
 }
@@ -342,8 +343,10 @@ int main(int argc, const char **argv)
 			break;
 		}
 	}
+	(void)setlocale(LC_ALL, "");
 	cli_init(argv[0]);
 	if (strcmp(program_name, "stat") == 0) {
+		cli_text_domain("coreutils");		/* GNU stat's own words, in its language */
 		cli_name_messages_as_given(argv[0]);	/* as GNU's: "/usr/local/bin/stat: ..." */
 		cli_abbreviate_among(gnu_stat_options);	/* "--fi" is --file-system, as GNU's */
 	}

@@ -174,18 +174,21 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	run -0 same_as_gnu -- nobody-owned
 }
 
+# make_locale NAME (de_DE.UTF-8): NAME made with localedef in this test's own
+# LOCPATH (nothing on the machine changes), or skip saying why.
+make_locale() {
+	local name=$1
+	require_cmd localedef
+	[[ -r /usr/share/i18n/locales/${name%%.*} ]] || skip "needs the locales package's source of ${name%%.*} for localedef"
+	mkdir -p "$BATS_TEST_TMPDIR/locale"
+	localedef -i "${name%%.*}" -f UTF-8 "$BATS_TEST_TMPDIR/locale/$name" >/dev/null 2>&1 ||
+		skip "localedef cannot make $name"
+	export LOCPATH=$BATS_TEST_TMPDIR/locale
+}
+
 @test "thousands grouping (the ' flag) and the decimal point in a locale that has them" {
 	local loc=en_US.UTF-8
-	# Its own en_US.UTF-8 (LOCPATH), whatever the machine has installed: an
-	# installed de_DE.UTF-8 was taken before, and GNU stat then speaks
-	# German from coreutils' catalog where xstat does not (a matter of
-	# translations, not of grouping).
-	require_cmd localedef
-	[[ -r /usr/share/i18n/locales/en_US ]] || skip "needs the en_US locale source for localedef (package locales)"
-	mkdir -p "$BATS_TEST_TMPDIR/locale"
-	localedef -i en_US -f UTF-8 "$BATS_TEST_TMPDIR/locale/en_US.UTF-8" >/dev/null 2>&1 ||
-		skip "localedef cannot make en_US.UTF-8"
-	export LOCPATH=$BATS_TEST_TMPDIR/locale
+	make_locale "$loc"
 	LC_ALL=$loc run -0 same_as_gnu -c "%'s %'i %'12b %'Y %'.3Y %'-20.2X| %'d %'h %'a" -- regular / "$GNU_STAT"
 	LC_ALL=$loc run -0 same_as_gnu -- regular
 	LC_ALL=$loc run -0 same_as_gnu -f -c "%'s %'S %'l" -- /
@@ -229,6 +232,26 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 		'--js regular' '--al regular' '--nu -c %n regular' '--us regular'; do
 		# shellcheck disable=SC2086  # $args is words
 		run -0 same_as_gnu $args
+	done
+}
+
+@test "in German and French, GNU's own words from coreutils' catalog: default output, -f, %F, messages, option errors" {
+	local loc lang args
+	for loc in de_DE.UTF-8 fr_FR.UTF-8; do
+		lang=${loc%%_*}
+		[[ -r /usr/share/locale/$lang/LC_MESSAGES/coreutils.mo ]] ||
+			skip "needs coreutils' $lang catalog (/usr/share/locale/$lang/LC_MESSAGES/coreutils.mo)"
+		make_locale "$loc"
+		LC_ALL=$loc run -0 same_as_gnu -- "${ALL[@]}"
+		LC_ALL=$loc run -0 same_as_gnu -L -- "${ALL[@]}"
+		LC_ALL=$loc run -0 same_as_gnu -c '%F|%N|%.3Y|%'"'"'s' -- "${ALL[@]}"
+		LC_ALL=$loc run -0 same_as_gnu -f -c '%n %T %l' -- . /
+		for args in nonexistent '-f nonexistent' '--bogus' '-q' '-c' '--format' '--terse=1 regular' \
+			'--f regular' '-c %5% regular' '--printf=%n\q regular' '--printf=%n\ regular' '-c %C regular' \
+			'-f -' '-c %m nonexistent'; do
+			# shellcheck disable=SC2086  # $args is words
+			LC_ALL=$loc run -0 same_as_gnu $args
+		done
 	done
 }
 
