@@ -14,7 +14,7 @@
  * operand only when there is one before it, and popt with
  * POSIXMEHARDER on its result leaves exactly COMMAND [ARG]... over.
  * Input: the words of argv after argv[0], separated by NUL.
- * FUZZ_SOURCES: src/cli/options.c src/cli/msg.c src/cli/buf.c src/cli/inherit.c src/cli/quote.c
+ * FUZZ_SOURCES: src/cli/options.c src/cli/msg.c src/cli/buf.c src/cli/inherit.c src/cli/quote.c src/cli/quotearg.c src/cli/parse.c
  * FUZZ_LIBS: -lpopt
  */
 #include "config.h"
