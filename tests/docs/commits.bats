@@ -105,3 +105,18 @@ check() {
 	run -0 sed 's/#.*//; /^[[:space:]]*$/d' "$FATTRS_SRCDIR/.ci/commit-base"
 	assert_output --regexp '^[0-9a-f]{40}$'
 }
+
+@test "a commit named in .ci/commit-exempt counts as a skip; any other that breaks the rule still fails" {
+	commit 'a subject with no area and no body'
+	local bad
+	bad=$(git -C "$R" rev-parse HEAD)
+	commit 'another one with no area'
+	printf '# landed before the check\n%s the first one\n' "$bad" >"$R/.ci/commit-exempt"
+	run -1 check
+	assert_line --index 0 '# PASS:  0'
+	assert_line --index 1 '# FAIL:  1'
+	assert_line --index 2 '# SKIP:  1'
+	assert_line --partial "${bad:0:12} a subject with no area and no body # SKIP exempt"
+	assert_line --partial 'not ok 2 - '
+}
+
