@@ -635,7 +635,9 @@ struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m);
 /**
  * fattrs_mounts_find() - look up a mount by its (reusable) mount id, as
  * statx(STATX_MNT_ID) returns it.  The table is parsed on the first call,
- * and parsed again once when @id is not in it (something was mounted since).
+ * and parsed again when @id is not in it (something was mounted since):
+ * at most 16 times per @m, and once per id a fresh table lacked.  The
+ * strings of every lookup stay valid until fattrs_mounts_free().
  *
  * Returns: 0, -ENOENT if no such mount, -ELIBACC if libmount cannot be
  * loaded, or another -errno from reading the table.

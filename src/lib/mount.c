@@ -35,12 +35,23 @@ struct mnt_api {
 	__typeof__(mnt_fs_get_fs_options) *fs_get_fs_options;
 };
 
+/*
+ * A lookup of an id the table lacks reads it again (a mount made since),
+ * at most MOUNTS_PARSES_MAX times in all, and never again for an id that a
+ * fresh table lacked: a long run sees the mounts made during it, and a
+ * file of another namespace's mount costs one read, not one per file.
+ */
+#define MOUNTS_PARSES_MAX 16
+#define MOUNTS_UNKNOWN_MAX 64
+
 struct fattrs_mounts {
 	void *dl;
 	struct mnt_api api;
 	struct libmnt_table *table;
-	struct libmnt_table *first;	/* kept: earlier lookups' strings point into it */
+	struct libmnt_table *old[MOUNTS_PARSES_MAX - 1];	/* kept: earlier lookups' strings point into them */
 	int parses;
+	uint64_t unknown[MOUNTS_UNKNOWN_MAX];	/* ids a fresh table lacked (another namespace's, or gone) */
+	size_t n_unknown;
 };
 
 struct fattrs_mounts *fattrs_mounts_new(void)
@@ -54,8 +65,8 @@ struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m)
 		return NULL;
 	if (m->table != NULL)
 		m->api.unref_table(m->table);
-	if (m->first != NULL)
-		m->api.unref_table(m->first);
+	for (int i = 0; i < m->parses - 1 && i < MOUNTS_PARSES_MAX - 1; i++)
+		m->api.unref_table(m->old[i]);
 	if (m->dl != NULL)
 		(void)dlclose(m->dl);
 	free(m);
@@ -104,9 +115,9 @@ static int table_parse(struct fattrs_mounts *m)
 		m->api.unref_table(tb);
 		return r;
 	}
-	/* At most two parses: the first table lives on for the strings handed out. */
+	/* The earlier tables live on for the strings handed out. */
 	if (m->table != NULL)
-		m->first = m->table;
+		m->old[m->parses - 1] = m->table;
 	m->table = tb;
 	m->parses++;
 	return 0;
@@ -175,6 +186,15 @@ int fattrs_mounts_each(struct fattrs_mounts *m, int (*fn)(const struct fattrs_mo
 	return r;
 }
 
+/* Did a fresh table lack @id? */
+static bool was_unknown(const struct fattrs_mounts *m, uint64_t id)
+{
+	for (size_t i = 0; i < m->n_unknown; i++)
+		if (m->unknown[i] == id)
+			return true;
+	return false;
+}
+
 int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret)
 {
 	int r = table_ready(m);
@@ -182,11 +202,13 @@ int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount
 	if (r < 0)
 		return r;
 	r = table_find(m, id, ret);
-	if (r == -ENOENT && m->parses < 2) {
-		/* Mounted since the table was read: read it once more. */
+	if (r == -ENOENT && m->parses < MOUNTS_PARSES_MAX && !was_unknown(m, id)) {
+		/* Mounted since the table was read: read it again. */
 		r = table_parse(m);
 		if (r == 0)
 			r = table_find(m, id, ret);
+		if (r == -ENOENT && m->n_unknown < MOUNTS_UNKNOWN_MAX)
+			m->unknown[m->n_unknown++] = id;
 	}
 	return r;
 }
