@@ -124,7 +124,7 @@ static void operand_dir(struct setfattrs_control *ctl, const char *file, int *re
 /* One operand: the file itself, then, with -R and a directory, everything below it. */
 bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 {
-	struct stat st;
+	struct stat st, now;
 	const char *name;
 	bool ok;
 	int dirfd, fd, r;
@@ -144,6 +144,13 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		    (ctl->nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		sf_fail_flag(ctl, errno, _("cannot open directory %s"), cli_quotef(file));
+		return false;
+	}
+	/* The directory just changed, or none: one put in its place meanwhile is not walked. */
+	if (fstat(fd, &now) < 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+		sf_fail_flag(ctl, 0, _("cannot walk %s: it was replaced after it was changed; what is below it is left alone"),
+			     cli_quotef(file));
+		(void)close(fd);
 		return false;
 	}
 	ctl->ok = true;

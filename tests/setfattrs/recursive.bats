@@ -262,3 +262,32 @@ rc=0
 	assert_equal "${lines[2]}" '1'
 	assert_equal "${#lines[@]}" 3
 }
+
+@test "tmpfs: -R does not walk an operand replaced between its change and its open: named, left alone, exit 1" {
+	require_cmd getfattr
+	fault_require
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && mkdir top && touch top/f || exit 1
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -qq -o trace -P top -e trace=openat \
+			-e inject=openat:delay_enter=1000000 setfattrs -R +offline top 2>err &
+		spid=$!
+		# Wait until setfattrs sits in the delayed openat (257) of "top".
+		same=0 last=
+		for ((i = 0; i < 1000 && same < 3; i++)); do
+			read -r pid _ <"/proc/$spid/task/$spid/children" 2>/dev/null
+			now=$(cat "/proc/${pid:-0}/syscall" 2>/dev/null)
+			if [[ $now == "257 "* && $now == "$last" ]]; then ((same++)); else same=0; fi
+			last=$now
+			sleep 0.02
+		done
+		mv top old && mkdir top && touch top/evil
+		wait "$spid"; echo "rc=$?"
+		grep "^setfattrs:" err
+		getfattr --absolute-names -n user.fattr.offline --only-values old old/f top top/evil 2>/dev/null; echo'
+	assert_equal "${lines[0]}" 'rc=1'
+	assert_equal "${lines[1]}" "setfattrs: cannot walk 'top': it was replaced after it was changed; what is below it is left alone"
+	# only the directory stat'ed (before the swap) was changed: nothing below either one
+	assert_equal "${lines[2]}" '1'
+	assert_equal "${#lines[@]}" 3
+}
