@@ -110,6 +110,7 @@ BATS_TESTS = \
 	tests/docs/xstat-named.bats \
 	tests/docs/tree.bats \
 	tests/docs/commits.bats \
+	tests/cli/messages.bats \
 	tests/cli/quoting.bats
 
 TESTS += $(UNIT_TESTS) $(BATS_TESTS)

@@ -92,16 +92,58 @@ void cli_before_message(void (*fn)(void))
 	before_message = fn;
 }
 
+/*
+ * "PROG: MESSAGE[: CAUSE]\n" in one write(2) to the unbuffered stderr, so
+ * that the messages of processes sharing it (parallel runs appending to
+ * one log) never interleave.  Out of memory for a long one: written in
+ * pieces, as stdio would.
+ */
+static void write_message(int err, const char *fmt, va_list ap)
+{
+	char stack[1024], *msg = stack;
+	const char *cause = err != 0 ? strerror(err) : NULL;
+	const char *name = cli_message_name();
+	va_list aq;
+	int head, len;
+
+	va_copy(aq, ap);
+	head = snprintf(stack, sizeof(stack), "%s: ", name);
+	len = head < 0 ? -1 : vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len < 0)
+		return;
+	size_t total = (size_t)head + (size_t)len + (cause != NULL ? 2 + strlen(cause) : 0) + 1;
+	if (total >= sizeof(stack)) {
+		msg = malloc(total + 1);
+		if (msg == NULL) {
+			fprintf(stderr, "%s: ", name);
+			vfprintf(stderr, fmt, ap);
+			if (cause != NULL)
+				fprintf(stderr, ": %s", cause);
+			fputc('\n', stderr);
+			return;
+		}
+		memcpy(msg, stack, (size_t)head);
+	}
+	(void)vsnprintf(msg + head, (size_t)len + 1, fmt, ap);
+	size_t n = (size_t)head + (size_t)len;
+	if (cause != NULL) {
+		memcpy(msg + n, ": ", 2);
+		memcpy(msg + n + 2, cause, strlen(cause));
+		n += 2 + strlen(cause);
+	}
+	msg[n++] = '\n';
+	(void)fwrite(msg, 1, n, stderr);
+	if (msg != stack)
+		free(msg);
+}
+
 void cli_vwarn(int err, const char *fmt, va_list ap)
 {
 	if (before_message != NULL)
 		before_message();	/* what a tool made before the message comes before it */
 	(void)fflush(stdout);
-	fprintf(stderr, "%s: ", cli_message_name());
-	vfprintf(stderr, fmt, ap);
-	if (err != 0)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
+	write_message(err, fmt, ap);
 }
 
 void cli_warn(int err, const char *fmt, ...)
