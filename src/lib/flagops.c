@@ -24,11 +24,11 @@ bool fattrs_flagops_empty(const struct fattrs_flagops *ops)
 	if (ops->assign)
 		return false;
 	for (size_t i = 0; i < FATTRS_NFFLAGS; i++) {
-		if (ops->fop[i] != FATTRS_FLAGOP_KEEP)
+		if (ops->fop[i] != FATTRS_FLAGOP_LEAVE)
 			return false;
 	}
 	for (size_t i = 0; i < FATTRS_KFLAGS_MAX; i++) {
-		if (ops->kop[i] != FATTRS_FLAGOP_KEEP)
+		if (ops->kop[i] != FATTRS_FLAGOP_LEAVE)
 			return false;
 	}
 	return true;
@@ -273,7 +273,7 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 		for (size_t i = 0; i < FATTRS_NFFLAGS; i++)
 			next.fop[i] = FATTRS_FLAGOP_CLEAR_OTHERS;
 		for (size_t i = 0; i < n; i++) {
-			next.kop[i] = t[i].readonly ? FATTRS_FLAGOP_KEEP : FATTRS_FLAGOP_CLEAR_OTHERS;
+			next.kop[i] = t[i].readonly ? FATTRS_FLAGOP_LEAVE : FATTRS_FLAGOP_CLEAR_OTHERS;
 			next.ksize[i] = 0;
 		}
 		if (word[1] == '\0') {

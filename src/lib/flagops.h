@@ -18,7 +18,7 @@
 
 /* What a plan does with one flag. */
 enum fattrs_flagop {
-	FATTRS_FLAGOP_KEEP = 0,	/* leave it as it is */
+	FATTRS_FLAGOP_LEAVE = 0,	/* leave it as it is */
 	FATTRS_FLAGOP_SET,	/* set it (named after '+' or '=') */
 	FATTRS_FLAGOP_CLEAR,	/* clear it (named after '-') */
 	/*
@@ -34,7 +34,7 @@ enum fattrs_flagop {
  * @fop:    each fattrs(7) flag's operation (enum fattrs_flagop), by enum
  *          fattrs_fflag
  * @kop:    each kernel flag's operation, by its row in fattrs_kflags_table()
- *          (read-only rows stay FATTRS_FLAGOP_KEEP)
+ *          (read-only rows stay FATTRS_FLAGOP_LEAVE)
  * @ksize:  the size hint in bytes given with a kernel flag's set
  *          ("+extsize=1m"), by row; 0 where none was given
  */
@@ -45,7 +45,7 @@ struct fattrs_flagops {
 	uint32_t ksize[FATTRS_KFLAGS_MAX];
 };
 
-/** fattrs_flagops_init() - an empty plan: every flag FATTRS_FLAGOP_KEEP. */
+/** fattrs_flagops_init() - an empty plan: every flag FATTRS_FLAGOP_LEAVE. */
 void fattrs_flagops_init(struct fattrs_flagops *ops);
 
 /**

@@ -50,7 +50,7 @@ static bool kchange_has(const struct fattrs_kchange *c, const struct fattrs_kfla
 	return ((on ? c->iset : c->iclear) & f->iflag) != 0;
 }
 
-static bool is_ia(const struct fattrs_kflag *f)
+static bool is_locking_flag(const struct fattrs_kflag *f)
 {
 	return (kbit_x(f) & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 }
@@ -72,7 +72,7 @@ static struct fattrs_mntcache *mntcache(struct setfattrs_control *ctl)
  * (sf_want_nostat()): user xattrs, no native word, no overlayfs, as on
  * every filesystem mounted then.
  */
-static int caps_of(struct setfattrs_control *ctl, const struct plan *p, struct fattrs_fcaps *ret,
+static int caps_of(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fcaps *ret,
 		   const struct fattrs_fstype **ret_type)
 {
 	struct fattrs_mntcache *mc;
@@ -90,7 +90,7 @@ static int caps_of(struct setfattrs_control *ctl, const struct plan *p, struct f
 	return fattrs_mntcache_fcaps_dev(mc, p->dev, p->path, p->nofollow, ret, ret_type);
 }
 
-int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, struct fattrs_fcaps *ret)
+int sf_caps_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fcaps *ret)
 {
 	return caps_of(ctl, p, ret, NULL);
 }
@@ -104,7 +104,7 @@ bool sf_is_sizehint(const struct fattrs_kflag *f)
 }
 
 /* Re-read the kernel flags after a failed change: what of @c is in effect now. */
-static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
+static void kernel_settle(struct file_plan *p, const struct fattrs_kchange *c)
 {
 	struct fattrs_kattr now;
 	bool known = fattrs_kattr_get(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode,
@@ -114,10 +114,10 @@ static void kernel_settle(struct plan *p, const struct fattrs_kchange *c)
 		const struct fattrs_kflag *f = sf_krow(i);
 		int v;
 
-		if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+		if (p->state[i] != STEP_PENDING || !kchange_has(c, f, p->on[i]))
 			continue;
 		v = known ? fattrs_kattr_test(&now, f) : -1;
-		p->state[i] = v >= 0 && (v == 1) == p->on[i] ? ST_APPLIED : ST_FAILED;
+		p->state[i] = v >= 0 && (v == 1) == p->on[i] ? STEP_APPLIED : STEP_FAILED;
 	}
 }
 
@@ -153,7 +153,7 @@ bool sf_want_nostat(struct setfattrs_control *ctl)
  * after a failed change, for the messages.  False (and said, as before a
  * change) when it cannot be stat'ed.
  */
-static bool plan_stat(struct setfattrs_control *ctl, struct plan *p)
+static bool plan_stat(struct setfattrs_control *ctl, struct file_plan *p)
 {
 	struct stat st;
 
@@ -182,7 +182,7 @@ bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap)
  * read-back rule and one-flag retries); false when something failed (and
  * said).
  */
-static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kchange *c)
+static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kchange *c)
 {
 	unsigned atf = fattrs_at_nofollow(p->nofollow);
 	struct fattrs_kresult res = { .dropped = { .xset = 0 } };
@@ -199,8 +199,8 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 		return false;
 	if (r >= 0) {
 		for (size_t i = 0; i < sf_n_kflags(); i++) {
-			if (p->state[i] == ST_PENDING && kchange_has(c, sf_krow(i), p->on[i]))
-				p->state[i] = ST_APPLIED;
+			if (p->state[i] == STEP_PENDING && kchange_has(c, sf_krow(i), p->on[i]))
+				p->state[i] = STEP_APPLIED;
 		}
 		return true;
 	}
@@ -211,20 +211,20 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 			const struct fattrs_kflag *f = sf_krow(i);
 			enum fattrs_kfate fate;
 
-			if (p->state[i] != ST_PENDING || !kchange_has(c, f, p->on[i]))
+			if (p->state[i] != STEP_PENDING || !kchange_has(c, f, p->on[i]))
 				continue;
 			/* refused outright, or said yes to and read back otherwise */
 			fate = fattrs_kresult_fate(&res, f, p->on[i]);
 			if (fate == FATTRS_KFATE_DONE) {
-				p->state[i] = ST_APPLIED;
+				p->state[i] = STEP_APPLIED;
 				continue;
 			}
 			/* --reference: a flag this file's filesystem cannot hold is left out. */
 			if (ctl->reference != NULL && p->on[i]) {
-				p->state[i] = ST_NONE;
+				p->state[i] = STEP_NONE;
 				continue;
 			}
-			p->state[i] = ST_FAILED;
+			p->state[i] = STEP_FAILED;
 			p->failed = true;
 			if (res.no_flags)
 				sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
@@ -250,15 +250,15 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
 		const struct fattrs_kflag *f = sf_krow(i);
 
-		if (p->state[i] != ST_FAILED || !kchange_has(c, f, p->on[i]))
+		if (p->state[i] != STEP_FAILED || !kchange_has(c, f, p->on[i]))
 			continue;
-		if (r == -EPERM && is_ia(f) && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
+		if (r == -EPERM && is_locking_flag(f) && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
-		else if (r == -EPERM && !is_ia(f) &&
+		else if (r == -EPERM && !is_locking_flag(f) &&
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
 			;	/* said */
 		else if (r == -EINVAL)
@@ -274,7 +274,7 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct plan *p, const st
 
 /* ------------------------------------------------------ fattrs flags */
 
-static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fattrs_fflag f, bool opp_cleared)
+static bool fflag_apply(struct setfattrs_control *ctl, struct file_plan *p, enum fattrs_fflag f, bool opp_cleared)
 {
 	size_t i = sf_n_kflags() + (size_t)f;
 	struct fattrs_fcaps caps;
@@ -286,22 +286,22 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, &caps, f, p->on[i],
 				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
 	if (r == 0) {
-		p->state[i] = ST_APPLIED;
+		p->state[i] = STEP_APPLIED;
 		return true;
 	}
 	/* Not stat'ed: its type, for the message (a missing file is said so here). */
 	if (!plan_stat(ctl, p)) {
-		p->state[i] = ST_FAILED;
+		p->state[i] = STEP_FAILED;
 		p->failed = true;
 		return false;
 	}
 	/* --reference: a flag this file cannot carry is left out. */
 	if (ctl->reference != NULL && p->on[i] &&
 	    (r == -EOPNOTSUPP || (r == -EPERM && !S_ISREG(p->mode) && !S_ISDIR(p->mode)))) {
-		p->state[i] = ST_NONE;
+		p->state[i] = STEP_NONE;
 		return true;
 	}
-	p->state[i] = ST_FAILED;
+	p->state[i] = STEP_FAILED;
 	p->failed = true;
 	if (r == -EEXIST) {
 		const char *opp = fattrs_fflag_info(fi->opposite)->name;
@@ -332,7 +332,7 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct plan *p, enum fatt
 }
 
 /* Whether @p's file is on overlayfs (known once its filesystem was probed for the fattrs flags). */
-static bool on_overlay(struct setfattrs_control *ctl, const struct plan *p)
+static bool on_overlay(struct setfattrs_control *ctl, const struct file_plan *p)
 {
 	struct fattrs_fcaps caps;
 	const struct fattrs_fstype *t;
@@ -347,7 +347,7 @@ static bool on_overlay(struct setfattrs_control *ctl, const struct plan *p)
  * vanish.  Put back what @before had and the copy-up took, so that a
  * fattrs flag never costs the file another flag; say it when that fails.
  */
-static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kattr *before)
+static void overlay_restore(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kattr *before)
 {
 	struct fattrs_kchange lost = { .xset = 0 };
 	int r = fattrs_kattr_restore(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode, before, &lost);
@@ -363,15 +363,15 @@ static void overlay_restore(struct setfattrs_control *ctl, struct plan *p, const
 }
 
 /* Whether the plan clears @f (by name, or as '=' does when it is set). */
-static bool plan_clears(const struct plan *p, enum fattrs_fflag f)
+static bool plan_clears(const struct file_plan *p, enum fattrs_fflag f)
 {
 	size_t i = sf_n_kflags() + (size_t)f;
 
-	return p->state[i] != ST_NONE && !p->on[i];
+	return p->state[i] != STEP_NONE && !p->on[i];
 }
 
 /* Clears first (so an opposite is gone before its flag is set), then sets. */
-static bool fflags_apply(struct setfattrs_control *ctl, struct plan *p)
+static bool fflags_apply(struct setfattrs_control *ctl, struct file_plan *p)
 {
 	size_t base = sf_n_kflags();
 
@@ -379,7 +379,7 @@ static bool fflags_apply(struct setfattrs_control *ctl, struct plan *p)
 		for (int f = 0; f < FATTRS_NFFLAGS; f++) {
 			size_t i = base + (size_t)f;
 
-			if (p->state[i] != ST_PENDING || p->on[i] != (pass == 1))
+			if (p->state[i] != STEP_PENDING || p->on[i] != (pass == 1))
 				continue;
 			if (!fflag_apply(ctl, p, (enum fattrs_fflag)f,
 					 plan_clears(p, fattrs_fflag_info((enum fattrs_fflag)f)->opposite)))
@@ -392,11 +392,11 @@ static bool fflags_apply(struct setfattrs_control *ctl, struct plan *p)
 /* ------------------------------------------------------------ -n */
 
 /* Whether @p's plan clears kernel flag @f (immutable, append: first). */
-static bool plan_clears_k(const struct plan *p, const char *name)
+static bool plan_clears_k(const struct file_plan *p, const char *name)
 {
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
 		if (strcmp(sf_krow(i)->name, name) == 0)
-			return p->state[i] == ST_PENDING && !p->on[i];
+			return p->state[i] == STEP_PENDING && !p->on[i];
 	}
 	return false;
 }
@@ -410,7 +410,7 @@ static bool plan_clears_k(const struct plan *p, const char *name)
  * change needs.  Each is said as a real run says it, marked failed; the
  * rest stays planned.  False when one would fail.
  */
-static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const struct fattrs_kattr *a, bool fread)
+static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kattr *a, bool fread)
 {
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
@@ -435,12 +435,12 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 		enum fattrs_fstate st;
 		bool ia = (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 
-		if (p->state[i] != ST_PENDING)
+		if (p->state[i] != STEP_PENDING)
 			continue;
 		st = fattrs_kflag_state(f, have_stx ? &stx : NULL, a, a != NULL ? 0 : -EOPNOTSUPP, mi.keeps, &sup);
 		if (p->old[i] == (p->on[i] ? 1 : 0))
 			continue;	/* nothing to write */
-		p->state[i] = ST_FAILED;
+		p->state[i] = STEP_FAILED;
 		if (a == NULL)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), type,
@@ -458,8 +458,8 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
 			;	/* said */
 		else
-			p->state[i] = ST_PENDING;
-		p->failed |= p->state[i] == ST_FAILED;
+			p->state[i] = STEP_PENDING;
+		p->failed |= p->state[i] == STEP_FAILED;
 	}
 	/* as a real run: the fattrs flags come after the kernel flags succeeded */
 	if (p->failed)
@@ -469,19 +469,19 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 		const struct fattrs_fflag_info *fi = fattrs_fflag_info((enum fattrs_fflag)k);
 		size_t o = nk + (size_t)fi->opposite;
 
-		if (p->state[i] != ST_PENDING || !fread)
+		if (p->state[i] != STEP_PENDING || !fread)
 			continue;
 		if (!have_caps && sf_caps_for(ctl, p, &caps) < 0)
 			break;
 		have_caps = true;
-		p->state[i] = ST_FAILED;
+		p->state[i] = STEP_FAILED;
 		if (!S_ISREG(p->mode) && !S_ISDIR(p->mode))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
 				     p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), sf_type_word(p->mode));
 		else if (!caps.user_xattr && caps.native == FATTRS_NATIVE_NONE)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
 				     p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), type);
-		else if (p->on[i] && (p->old[o] == 1 || p->old[o] == 2) && !(p->state[o] == ST_PENDING && !p->on[o]))
+		else if (p->on[i] && (p->old[o] == 1 || p->old[o] == 2) && !(p->state[o] == STEP_PENDING && !p->on[o]))
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
 				     fi->name, cli_quotef(p->shown), fattrs_fflag_info(fi->opposite)->name,
 				     fattrs_fflag_info(fi->opposite)->name, fi->name);
@@ -489,8 +489,8 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct plan *p, const s
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], fi->name))
 			;	/* said */
 		else
-			p->state[i] = ST_PENDING;
-		p->failed |= p->state[i] == ST_FAILED;
+			p->state[i] = STEP_PENDING;
+		p->failed |= p->state[i] == STEP_FAILED;
 	}
 	return !p->failed;
 }
@@ -521,7 +521,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 		    const struct stat *st, bool nofollow)
 {
 	const struct fattrs_flagops *ops = &ctl->ops;
-	struct plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
+	struct file_plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
 			  .byname = dir_byname(ctl, dirfd, path, nofollow) };
 	struct fattrs_kchange hard, soft, first, last;
 	struct fattrs_kattr kcur;
@@ -538,12 +538,12 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	 * Without '=', -v, -n and --json nothing is read first, and the plan
 	 * is the same for every file: made once.
 	 */
-	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json) && ctl->tmpl_ready) {
-		memcpy(p.on, ctl->tmpl.on, sizeof(p.on));
-		memcpy(p.state, ctl->tmpl.state, sizeof(p.state));
-		memcpy(p.old, ctl->tmpl.old, sizeof(p.old));
-		first = ctl->tmpl_first;
-		fpending = ctl->tmpl_fpending;
+	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json) && ctl->reused_ready) {
+		memcpy(p.on, ctl->reused.on, sizeof(p.on));
+		memcpy(p.state, ctl->reused.state, sizeof(p.state));
+		memcpy(p.old, ctl->reused.old, sizeof(p.old));
+		first = ctl->reused_first;
+		fpending = ctl->reused_fpending;
 		goto planned;
 	}
 	memset(p.old, -1, sizeof(p.old));
@@ -595,10 +595,10 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 
 		if (ops->kop[i] == FATTRS_FLAGOP_SET || ops->kop[i] == FATTRS_FLAGOP_CLEAR) {
 			p.on[i] = ops->kop[i] == FATTRS_FLAGOP_SET;
-			p.state[i] = ST_PENDING;
+			p.state[i] = STEP_PENDING;
 		} else if (kchange_has(&soft, f, false)) {
 			p.on[i] = false;
-			p.state[i] = ST_PENDING;
+			p.state[i] = STEP_PENDING;
 		}
 	}
 	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
@@ -606,12 +606,12 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 
 		if (ops->fop[f] == FATTRS_FLAGOP_SET || ops->fop[f] == FATTRS_FLAGOP_CLEAR) {
 			p.on[i] = ops->fop[f] == FATTRS_FLAGOP_SET;
-			p.state[i] = ST_PENDING;
+			p.state[i] = STEP_PENDING;
 		} else if (ops->fop[f] == FATTRS_FLAGOP_CLEAR_OTHERS && (p.old[i] == 1 || p.old[i] == 2)) {
 			p.on[i] = false;
-			p.state[i] = ST_PENDING;
+			p.state[i] = STEP_PENDING;
 		}
-		if (p.state[i] == ST_PENDING)
+		if (p.state[i] == STEP_PENDING)
 			fpending = true;
 	}
 	first = (struct fattrs_kchange){ .xset = hard.xset, .xclear = hard.xclear | soft.xclear,
@@ -620,12 +620,12 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	p.extsize[1] = hard.extsize;
 	p.cowextsize[1] = hard.cowextsize;
 	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json)) {
-		memcpy(ctl->tmpl.on, p.on, sizeof(p.on));
-		memcpy(ctl->tmpl.state, p.state, sizeof(p.state));
-		memcpy(ctl->tmpl.old, p.old, sizeof(p.old));
-		ctl->tmpl_first = first;
-		ctl->tmpl_fpending = fpending;
-		ctl->tmpl_ready = true;
+		memcpy(ctl->reused.on, p.on, sizeof(p.on));
+		memcpy(ctl->reused.state, p.state, sizeof(p.state));
+		memcpy(ctl->reused.old, p.old, sizeof(p.old));
+		ctl->reused_first = first;
+		ctl->reused_fpending = fpending;
+		ctl->reused_ready = true;
 	}
 planned:
 
@@ -638,8 +638,8 @@ planned:
 		ok = dry_run_check(ctl, &p, kread ? &kcur : NULL, fread);
 		/* after a kernel flag that would fail, the fattrs flags are not tried */
 		for (size_t i = 0; i < (ok ? nk + FATTRS_NFFLAGS : nk); i++) {
-			if (p.state[i] == ST_PENDING)
-				p.state[i] = ST_APPLIED;
+			if (p.state[i] == STEP_PENDING)
+				p.state[i] = STEP_APPLIED;
 		}
 		sf_report(ctl, &p);
 		return ok;
@@ -681,11 +681,11 @@ planned:
 }
 
 /*
- * setfattrs_file() where sf_want_nostat() holds and the run's template
+ * setfattrs_file() where sf_want_nostat() holds and the run's reused plan
  * changes fattrs flags only (a named file, or a regular file or directory
  * met by -R): each flag's one or two system calls, nothing else per file,
  * with what sf_want_nostat() says of every filesystem (a fattrs flag is its
- * user.* xattr).  The first file of the run made the template, through
+ * user.* xattr).  The first file of the run made the reused plan, through
  * setfattrs_file(); a file whose change fails goes through it too, which
  * does the change again (each step is idempotent) and says what failed.
  */
@@ -700,19 +700,19 @@ static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, cons
 	return true;
 }
 
-/* Whether the template changes fattrs flags only, its steps made once (nfsteps). */
+/* Whether the reused plan changes fattrs flags only, its steps made once (nfsteps). */
 static bool fflags_only(struct setfattrs_control *ctl)
 {
-	const struct fattrs_kchange *c = &ctl->tmpl_first;
+	const struct fattrs_kchange *c = &ctl->reused_first;
 	size_t nk = sf_n_kflags();
 
-	if (ctl->nfsteps >= 0 || !ctl->tmpl_ready)
+	if (ctl->nfsteps >= 0 || !ctl->reused_ready)
 		return ctl->nfsteps > 0;
 	ctl->nfsteps = 0;
-	if ((c->xset | c->xclear | c->iset | c->iclear) != 0 || !ctl->tmpl_fpending)
+	if ((c->xset | c->xclear | c->iset | c->iclear) != 0 || !ctl->reused_fpending)
 		return false;
 	for (size_t i = 0; i < nk; i++) {
-		if (ctl->tmpl.state[i] != ST_NONE)
+		if (ctl->reused.state[i] != STEP_NONE)
 			return false;
 	}
 	/* fflags_apply()'s order: clears first, then sets */
@@ -721,11 +721,11 @@ static bool fflags_only(struct setfattrs_control *ctl)
 			size_t i = nk + (size_t)f;
 			size_t o = nk + (size_t)fattrs_fflag_info((enum fattrs_fflag)f)->opposite;
 
-			if (ctl->tmpl.state[i] != ST_PENDING || ctl->tmpl.on[i] != (pass == 1))
+			if (ctl->reused.state[i] != STEP_PENDING || ctl->reused.on[i] != (pass == 1))
 				continue;
 			ctl->fsteps[ctl->nfsteps].f = (enum fattrs_fflag)f;
 			ctl->fsteps[ctl->nfsteps].on = pass == 1;
-			ctl->fsteps[ctl->nfsteps].flags = ctl->tmpl.state[o] != ST_NONE && !ctl->tmpl.on[o] ?
+			ctl->fsteps[ctl->nfsteps].flags = ctl->reused.state[o] != STEP_NONE && !ctl->reused.on[o] ?
 							  FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0;
 			ctl->nfsteps++;
 		}

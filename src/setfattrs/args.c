@@ -202,13 +202,13 @@ void sf_check_ops(struct setfattrs_control *ctl)
 
 	ctl->kops = ctl->fops = ctl->ops.assign;
 	for (size_t i = 0; i < nk; i++) {
-		if (ctl->ops.kop[i] != FATTRS_FLAGOP_KEEP)
+		if (ctl->ops.kop[i] != FATTRS_FLAGOP_LEAVE)
 			ctl->kops = true;
 	}
 	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
 		const struct fattrs_fflag_info *fi = fattrs_fflag_info((enum fattrs_fflag)f);
 
-		if (ctl->ops.fop[f] != FATTRS_FLAGOP_KEEP)
+		if (ctl->ops.fop[f] != FATTRS_FLAGOP_LEAVE)
 			ctl->fops = true;
 		if (ctl->ops.fop[f] == FATTRS_FLAGOP_SET && ctl->ops.fop[fi->opposite] == FATTRS_FLAGOP_SET &&
 		    f < (int)fi->opposite)

@@ -50,7 +50,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
 	struct fattrs_fcaps caps;
-	struct plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
+	struct file_plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
 	bool fok = false;
 	size_t nk = sf_n_kflags();
 	int r, kerr = 0;

@@ -181,7 +181,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	struct fattrs_fcaps caps;
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
-	struct plan p = { .path = rfile, .shown = rfile, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
+	struct file_plan p = { .path = rfile, .shown = rfile, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
 	size_t nk = sf_n_kflags();
 	int r, kerr;
 
@@ -212,7 +212,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 		enum fattrs_fstate s = fattrs_kflag_state(f, &stx, kerr == 0 ? &ka : NULL, kerr, mi.keeps, NULL);
 
 		if (f->readonly || (s != FATTRS_FSET && s != FATTRS_FCLEAR))
-			ctl->ops.kop[i] = FATTRS_FLAGOP_KEEP;
+			ctl->ops.kop[i] = FATTRS_FLAGOP_LEAVE;
 		else
 			ctl->ops.kop[i] = s == FATTRS_FSET ? FATTRS_FLAGOP_SET : FATTRS_FLAGOP_CLEAR_OTHERS;
 		/* an xfs size hint is its flag and its size: both are copied */
@@ -223,7 +223,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 		enum fattrs_fstate s = ff.state[f];
 
 		ctl->ops.fop[f] = s == FATTRS_FSET ? FATTRS_FLAGOP_SET :
-				  s == FATTRS_FCLEAR ? FATTRS_FLAGOP_CLEAR_OTHERS : FATTRS_FLAGOP_KEEP;
+				  s == FATTRS_FCLEAR ? FATTRS_FLAGOP_CLEAR_OTHERS : FATTRS_FLAGOP_LEAVE;
 	}
 	fattrs_fflags_release(&ff);
 }

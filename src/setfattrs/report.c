@@ -131,7 +131,7 @@ bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, 
 }
 
 /*
- * The word of a plan's state (-1, 0, 1, 2: struct plan's @old), in the
+ * The word of a plan's state (-1, 0, 1, 2: struct file_plan's @old), in the
  * library's one vocabulary of flag states: -1 is a flag the file cannot
  * hold (its word could not be read there, or the fattrs flag reads
  * unsupported).
@@ -142,8 +142,8 @@ static const char *state_word(int v)
 									   : FATTRS_FUNSUPPORTED);
 }
 
-/* "+nodump -append" for the flags in @state @which (ST_NONE: every planned one). */
-static char *plan_words(const struct plan *p, enum step_state which)
+/* "+nodump -append" for the flags in @state @which (STEP_NONE: every planned one). */
+static char *plan_words(const struct file_plan *p, enum step_state which)
 {
 	size_t n = sf_n_kflags() + FATTRS_NFFLAGS, len = 1;
 	char *s, *q;
@@ -155,7 +155,7 @@ static char *plan_words(const struct plan *p, enum step_state which)
 		return NULL;
 	*q = '\0';
 	for (size_t i = 0; i < n; i++) {
-		if (p->state[i] == ST_NONE || (which != ST_NONE && p->state[i] != which))
+		if (p->state[i] == STEP_NONE || (which != STEP_NONE && p->state[i] != which))
 			continue;
 		q += sprintf(q, "%s%c%s", q == s ? "" : " ", p->on[i] ? '+' : '-', sf_flag_name(i));
 	}
@@ -169,12 +169,12 @@ static char *plan_words(const struct plan *p, enum step_state which)
  * when a size was given with the flag's set and differs from what the
  * file had.
  */
-static bool size_changed(const struct plan *p, size_t i, uint32_t *ret_old, uint32_t *ret_new)
+static bool size_changed(const struct file_plan *p, size_t i, uint32_t *ret_old, uint32_t *ret_new)
 {
 	const struct fattrs_kflag *f;
 	bool cow;
 
-	if (i >= sf_n_kflags() || !p->on[i] || p->state[i] != ST_APPLIED)
+	if (i >= sf_n_kflags() || !p->on[i] || p->state[i] != STEP_APPLIED)
 		return false;
 	f = sf_krow(i);
 	if (!sf_is_sizehint(f))
@@ -185,7 +185,7 @@ static bool size_changed(const struct plan *p, size_t i, uint32_t *ret_old, uint
 	return *ret_new != 0 && *ret_new != *ret_old;
 }
 
-void sf_report(struct setfattrs_control *ctl, const struct plan *p)
+void sf_report(struct setfattrs_control *ctl, const struct file_plan *p)
 {
 	uint32_t sold, snew;
 
@@ -205,7 +205,7 @@ void sf_report(struct setfattrs_control *ctl, const struct plan *p)
 
 			bool sized = size_changed(p, i, &sold, &snew);
 
-			if (p->state[i] != ST_APPLIED || (p->old[i] == (newv ? 1 : 0) && !sized))
+			if (p->state[i] != STEP_APPLIED || (p->old[i] == (newv ? 1 : 0) && !sized))
 				continue;
 			printf("%s{\"flag\":\"%s\",\"old\":\"%s\",\"new\":\"%s\"", any ? "," : "",
 			       sf_flag_name(i), state_word(p->old[i]), state_word(newv));
@@ -219,7 +219,7 @@ void sf_report(struct setfattrs_control *ctl, const struct plan *p)
 		fputc('[', stdout);
 		any = false;
 		for (size_t i = 0; i < n; i++) {
-			if (p->state[i] != ST_FAILED && p->state[i] != ST_PENDING)
+			if (p->state[i] != STEP_FAILED && p->state[i] != STEP_PENDING)
 				continue;
 			printf("%s\"%c%s\"", any ? "," : "", p->on[i] ? '+' : '-', sf_flag_name(i));
 			any = true;
@@ -231,7 +231,7 @@ void sf_report(struct setfattrs_control *ctl, const struct plan *p)
 	for (size_t i = 0; i < n; i++) {
 		bool sized = size_changed(p, i, &sold, &snew);
 
-		if (p->state[i] != ST_APPLIED || (p->old[i] == (p->on[i] ? 1 : 0) && !sized))
+		if (p->state[i] != STEP_APPLIED || (p->old[i] == (p->on[i] ? 1 : 0) && !sized))
 			continue;
 		if (!any)
 			printf("%s %s: ", ctl->dry_run ? _("would change") : _("changed"), cli_name(p->shown));
@@ -252,7 +252,7 @@ void sf_report(struct setfattrs_control *ctl, const struct plan *p)
  */
 void sf_report_unread(struct setfattrs_control *ctl, const char *shown)
 {
-	struct plan p = { .shown = shown, .failed = true };
+	struct file_plan p = { .shown = shown, .failed = true };
 	size_t nk = sf_n_kflags();
 
 	if (!ctl->json)
@@ -261,13 +261,13 @@ void sf_report_unread(struct setfattrs_control *ctl, const char *shown)
 	for (size_t i = 0; i < nk; i++) {
 		if (ctl->ops.kop[i] == FATTRS_FLAGOP_SET || ctl->ops.kop[i] == FATTRS_FLAGOP_CLEAR) {
 			p.on[i] = ctl->ops.kop[i] == FATTRS_FLAGOP_SET;
-			p.state[i] = ST_PENDING;
+			p.state[i] = STEP_PENDING;
 		}
 	}
 	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
 		if (ctl->ops.fop[f] == FATTRS_FLAGOP_SET || ctl->ops.fop[f] == FATTRS_FLAGOP_CLEAR) {
 			p.on[nk + (size_t)f] = ctl->ops.fop[f] == FATTRS_FLAGOP_SET;
-			p.state[nk + (size_t)f] = ST_PENDING;
+			p.state[nk + (size_t)f] = STEP_PENDING;
 		}
 	}
 	sf_report(ctl, &p);
@@ -277,10 +277,10 @@ void sf_report_unread(struct setfattrs_control *ctl, const char *shown)
  * After a failure, when the file was changed in part or some operation was
  * not even tried: exactly what was and was not applied to it.
  */
-void sf_report_partial(const struct setfattrs_control *ctl, const struct plan *p)
+void sf_report_partial(const struct setfattrs_control *ctl, const struct file_plan *p)
 {
-	char *done = plan_words(p, ST_APPLIED), *failed = plan_words(p, ST_FAILED);
-	char *pending = plan_words(p, ST_PENDING);
+	char *done = plan_words(p, STEP_APPLIED), *failed = plan_words(p, STEP_FAILED);
+	char *pending = plan_words(p, STEP_PENDING);
 
 	if (done == NULL || failed == NULL || pending == NULL) {
 		cli_warn(ENOMEM, _("%s: cannot say what was applied"), cli_quotef(p->shown));

@@ -50,11 +50,11 @@ struct setfattrs_control {
 	int nostat;		/* -1 not known yet; 1: operands are not stat'ed (see sf_want_nostat()) */
 	const char *operand;	/* the operand being walked (-R) */
 	/* Without '=', -v, -n and --json: every file's plan, made once (setfattrs_file()). */
-	bool tmpl_ready, tmpl_fpending;
+	bool reused_ready, reused_fpending;
 	/*
-	 * When the template changes fattrs flags only: its steps, in the order
+	 * When the reused plan changes fattrs flags only: its steps, in the order
 	 * fflags_apply() takes them (setfattrs_fflags_only()); nfsteps -1
-	 * until made, 0 if the template has kernel flags too.
+	 * until made, 0 if the reused plan has kernel flags too.
 	 */
 	int nfsteps;
 	struct {
@@ -66,16 +66,16 @@ struct setfattrs_control {
 		bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 		unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 		signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
-	} tmpl;
-	struct fattrs_kchange tmpl_first;
+	} reused;
+	struct fattrs_kchange reused_first;
 };
 
 /* ------------------------------------------------------ one file's plan */
 
-enum step_state { ST_NONE = 0, ST_PENDING, ST_APPLIED, ST_FAILED };
+enum step_state { STEP_NONE = 0, STEP_PENDING, STEP_APPLIED, STEP_FAILED };
 
 /* One file's work: each flag's operation, its state before, and what became of it. */
-struct plan {
+struct file_plan {
 	const char *path;	/* relative to dirfd */
 	const char *shown;	/* for messages */
 	int dirfd;
@@ -108,7 +108,7 @@ size_t sf_n_kflags(void);
 const struct fattrs_kflag *sf_krow(size_t i);
 bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap);
 const char *sf_flag_name(size_t i);
-int sf_caps_for(struct setfattrs_control *ctl, const struct plan *p, struct fattrs_fcaps *ret);
+int sf_caps_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fcaps *ret);
 bool sf_is_sizehint(const struct fattrs_kflag *f);
 bool sf_want_nostat(struct setfattrs_control *ctl);
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
@@ -125,9 +125,9 @@ __attribute__((format(printf, 3, 4)))
 void sf_fail_flag(const struct setfattrs_control *ctl, int err, const char *fmt, ...);
 bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
 		 const char *shown, bool on, const char *name);
-void sf_report(struct setfattrs_control *ctl, const struct plan *p);
+void sf_report(struct setfattrs_control *ctl, const struct file_plan *p);
 void sf_report_unread(struct setfattrs_control *ctl, const char *shown);
-void sf_report_partial(const struct setfattrs_control *ctl, const struct plan *p);
+void sf_report_partial(const struct setfattrs_control *ctl, const struct file_plan *p);
 
 /* operands.c: operands, -R and --reference */
 bool sf_back_home(struct setfattrs_control *ctl);

@@ -110,7 +110,7 @@ static int model(struct fattrs_flagops *m, const char *w)
 		for (int f = 0; f < FATTRS_NFFLAGS; f++)
 			next.fop[f] = FATTRS_FLAGOP_CLEAR_OTHERS;
 		for (size_t i = 0; i < nk; i++) {
-			next.kop[i] = kt[i].readonly ? FATTRS_FLAGOP_KEEP : FATTRS_FLAGOP_CLEAR_OTHERS;
+			next.kop[i] = kt[i].readonly ? FATTRS_FLAGOP_LEAVE : FATTRS_FLAGOP_CLEAR_OTHERS;
 			next.ksize[i] = 0;
 		}
 		if (w[1] == '\0') {

@@ -59,13 +59,13 @@ static void test_words_and_letters(void)
 
 	is_int(parse_all("+immutable", &ops, &e), 0, "+immutable parses");
 	is_int(kop(&ops, "immutable"), FATTRS_FLAGOP_SET, "... and sets immutable");
-	is_int(kop(&ops, "append"), FATTRS_FLAGOP_KEEP, "... and keeps append");
+	is_int(kop(&ops, "append"), FATTRS_FLAGOP_LEAVE, "... and keeps append");
 	is_int(parse_all("+iA", &ops, &e), 0, "+iA parses");
 	tap_ok(kop(&ops, "immutable") == FATTRS_FLAGOP_SET && kop(&ops, "noatime") == FATTRS_FLAGOP_SET,
 	       "+iA sets immutable and noatime");
 	is_int(parse_all("+dax", &ops, &e), 0, "+dax parses");
-	tap_ok(kop(&ops, "dax") == FATTRS_FLAGOP_SET && kop(&ops, "nodump") == FATTRS_FLAGOP_KEEP &&
-	       kop(&ops, "append") == FATTRS_FLAGOP_KEEP, "+dax is the word, not d, a and x");
+	tap_ok(kop(&ops, "dax") == FATTRS_FLAGOP_SET && kop(&ops, "nodump") == FATTRS_FLAGOP_LEAVE &&
+	       kop(&ops, "append") == FATTRS_FLAGOP_LEAVE, "+dax is the word, not d, a and x");
 	is_int(parse_all("-s +S", &ops, &e), 0, "-s +S parse");
 	tap_ok(kop(&ops, "secrm") == FATTRS_FLAGOP_CLEAR && kop(&ops, "sync") == FATTRS_FLAGOP_SET,
 	       "case matters: s is secrm, S is sync");
@@ -92,7 +92,7 @@ static void test_assign(void)
 	tap_ok(ops.assign, "'=' marks the plan");
 	is_int(kop(&ops, "noatime"), FATTRS_FLAGOP_SET, "= sets what it lists");
 	is_int(kop(&ops, "nodump"), FATTRS_FLAGOP_CLEAR_OTHERS, "= clears the rest where set");
-	is_int(kop(&ops, "extents"), FATTRS_FLAGOP_KEEP, "= leaves read-only flags alone");
+	is_int(kop(&ops, "extents"), FATTRS_FLAGOP_LEAVE, "= leaves read-only flags alone");
 	is_int(ops.fop[FATTRS_OFFLINE], FATTRS_FLAGOP_CLEAR, "a later -offline wins over =offline");
 	is_int(ops.fop[FATTRS_NOSCRUB], FATTRS_FLAGOP_CLEAR_OTHERS, "= clears the unnamed fattrs flags");
 	fattrs_flagops_kchange(&ops, &cur, &hard, &soft);
