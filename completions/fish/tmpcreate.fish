@@ -103,7 +103,7 @@ complete -c tmpcreate -n 'not __tmpcreate_in_command' -l backup -f -d 'Keep the 
 complete -c tmpcreate -n 'not __tmpcreate_in_command' -s b -d 'Like --backup, with the default suffix'
 complete -c tmpcreate -n 'not __tmpcreate_in_command' -l if-changed -d 'Leave FILE alone when the new bytes are the same'
 complete -c tmpcreate -n 'not __tmpcreate_in_command' -s m -l mode -x -d 'Give FILE this octal MODE'
-complete -c tmpcreate -n 'not __tmpcreate_in_command' -l preserve -f -a '(__fish_append , mode ownership xattr flags all)' -d 'Keep only these of the old FILE\'s attributes'
+complete -c tmpcreate -n 'not __tmpcreate_in_command' -l preserve -f -a '(__fish_append , mode ownership xattr flags all)' -d 'Preserve only these of the old FILE\'s attributes'
 complete -c tmpcreate -n 'not __tmpcreate_in_command' -l sync -x -a 'none\t"Flush nothing" data\t"The data, before FILE has its name" full\t"The data, and the directory after (default)"' -d 'How much to flush before FILE is published'
 complete -c tmpcreate -n 'not __tmpcreate_in_command' -s P -l no-dereference -d 'Replace a symbolic link FILE itself, not its target'
 

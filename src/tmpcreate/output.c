@@ -59,7 +59,7 @@ static bool output_attributes(const struct tmpcreate_control *ctl, const struct 
 	if (failed != 0 && ctl->preserve_set) {
 		for (size_t i = 0; i < sizeof(preserve_words) / sizeof(preserve_words[0]); i++) {
 			if (failed & (1U << i)) {
-				cli_warn(-r, _("cannot keep the %s of %s"), preserve_words[i], cli_quotef(file));
+				cli_warn(-r, _("cannot preserve the %s of %s"), preserve_words[i], cli_quotef(file));
 				return false;
 			}
 		}
@@ -173,7 +173,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	if (exists && S_ISREG(old.stx_mode) && (ctl->preserve & FATTRS_PRESERVE_KFLAGS)) {
 		r = fattrs_preserve_kflags(AT_FDCWD, target, fattrs_tmpfile_fd(tf));
 		if (r < 0 && ctl->preserve_set) {
-			cli_warn(-r, _("cannot keep the %s of %s"), _("flags"), cli_quotef(file));
+			cli_warn(-r, _("cannot preserve the %s of %s"), _("flags"), cli_quotef(file));
 			goto out;
 		}
 	}

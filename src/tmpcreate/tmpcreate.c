@@ -84,7 +84,7 @@ static struct poptOption output_options[] = {
 	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
 	  "write standard input, or COMMAND's output, to FILE atomically", "FILE" },
 	{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PRESERVE,
-	  "keep only these of the old FILE's attributes: mode, ownership, xattr, flags, all (default: all the caller may keep)",
+	  "preserve only these of the old FILE's attributes: mode, ownership, xattr, flags, all (default: all the caller may preserve)",
 	  "LIST" },
 	{ "sync", '\0', POPT_ARG_STRING, NULL, OPT_SYNC,
 	  "flush nothing (none), the data (data), or data and directory (full, the default)", "LEVEL" },

@@ -244,7 +244,7 @@ probe() {
 		sleep 0.5; ls -A "$DVS"'
 	assert_output "$(printf '%s\n' whole rc=1 'no N' rc=1 'F untouched' n2 f2 F N)"
 	assert_equal "$stderr" "$(printf '%s\n' "tmpcreate: cannot write 'N': Input/output error" \
-		"tmpcreate: cannot keep the xattr of 'F': Input/output error")"
+		"tmpcreate: cannot preserve the xattr of 'F': Input/output error")"
 }
 
 # What a GlusterFS client answers a lookup of a name another client has

@@ -719,7 +719,7 @@ preserve_on() {
 	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
 	as_nobody tmpcreate --version >/dev/null 2>&1 || skip "nobody cannot run the built tmpcreate here"
 	run -125 --separate-stderr as_nobody tmpcreate --preserve=ownership -o f -- echo new
-	assert_equal "$stderr" "tmpcreate: cannot keep the ownership of 'f': Operation not permitted"
+	assert_equal "$stderr" "tmpcreate: cannot preserve the ownership of 'f': Operation not permitted"
 	assert_equal "$(cat f)" "old"
 	run -0 --separate-stderr as_nobody tmpcreate -o g -- echo new
 	assert_equal "$stderr" ""
