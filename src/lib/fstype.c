@@ -57,23 +57,19 @@
 
 #include "internal.h"
 
-#define T_I FS_IMMUTABLE_FL
-#define T_A FS_APPEND_FL
-#define T_D FS_NODUMP_FL
-#define T_AT FS_NOATIME_FL
-#define T_BASE (T_I | T_A | T_D | T_AT)
-#define X_BASE (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | FS_XFLAG_NOATIME)
+#define BASE_IFLAGS (FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | FS_NOATIME_FL)
+#define BASE_XFLAGS (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | FS_XFLAG_NOATIME)
 
 /* ext2/3/4 files: s u c S i a d A j t x; their read-only ones apart */
-#define EXT_FILE (FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | FS_SYNC_FL | T_BASE | FS_JOURNAL_DATA_FL | \
+#define EXT_FILE (FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | FS_SYNC_FL | BASE_IFLAGS | FS_JOURNAL_DATA_FL | \
 		  FS_NOTAIL_FL | FS_DAX_FL)
 #define EXT_DIR (EXT_FILE | FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_PROJINHERIT_FL | FS_INDEX_FL)
 #define EXT4_RO (FS_EXTENT_FL | FS_INLINE_DATA_FL | FS_ENCRYPT_FL | FS_VERITY_FL)
-#define EXT_X (X_BASE | FS_XFLAG_SYNC | FS_XFLAG_DAX)
+#define EXT_X (BASE_XFLAGS | FS_XFLAG_SYNC | FS_XFLAG_DAX)
 
-#define BTRFS_FILE (FS_COMPR_FL | FS_SYNC_FL | T_BASE | FS_NOCOMP_FL | FS_NOCOW_FL | FS_VERITY_FL)
-#define XFS_FILE_I (FS_SYNC_FL | T_BASE | FS_DAX_FL)
-#define XFS_X (X_BASE | FS_XFLAG_SYNC | FS_XFLAG_DAX | FS_XFLAG_NODEFRAG | FS_XFLAG_FILESTREAM | \
+#define BTRFS_FILE (FS_COMPR_FL | FS_SYNC_FL | BASE_IFLAGS | FS_NOCOMP_FL | FS_NOCOW_FL | FS_VERITY_FL)
+#define XFS_FILE_I (FS_SYNC_FL | BASE_IFLAGS | FS_DAX_FL)
+#define XFS_X (BASE_XFLAGS | FS_XFLAG_SYNC | FS_XFLAG_DAX | FS_XFLAG_NODEFRAG | FS_XFLAG_FILESTREAM | \
 	       FS_XFLAG_COWEXTSIZE | FS_XFLAG_HASATTR)
 #define XFS_X_MAYBE (FS_XFLAG_REALTIME | FS_XFLAG_CASENONPRESERVING)
 
@@ -124,7 +120,7 @@
  */
 static const struct fattrs_fstype fstypes[] = {
 	{ .name = "tmpfs", .magic = MAGIC_TMPFS, .gnu_name = "tmpfs", LOCAL(Y),
-	  .kept = { .measured = true, .iflags = { T_BASE, T_BASE }, .xflags = { X_BASE, X_BASE },
+	  .kept = { .measured = true, .iflags = { BASE_IFLAGS, BASE_IFLAGS }, .xflags = { BASE_XFLAGS, BASE_XFLAGS },
 		    .imaybe = { 0, FS_CASEFOLD_FL } } },
 	{ .name = "devtmpfs", .magic = MAGIC_TMPFS, .gnu_name = "tmpfs", PSEUDO },
 	{ .name = "ext4", .magic = MAGIC_EXT, .gnu_name = "ext2/ext3", LOCAL(Y),
@@ -139,7 +135,7 @@ static const struct fattrs_fstype fstypes[] = {
 		    .xflags = { EXT_X, EXT_X | FS_XFLAG_PROJINHERIT } } },
 	{ .name = "btrfs", .magic = MAGIC_BTRFS, .gnu_name = "btrfs", LOCAL(Y),
 	  .kept = { .measured = true, .iflags = { BTRFS_FILE, BTRFS_FILE | FS_DIRSYNC_FL },
-		    .xflags = { X_BASE | FS_XFLAG_SYNC, X_BASE | FS_XFLAG_SYNC } } },
+		    .xflags = { BASE_XFLAGS | FS_XFLAG_SYNC, BASE_XFLAGS | FS_XFLAG_SYNC } } },
 	{ .name = "xfs", .magic = MAGIC_XFS, .gnu_name = "xfs", LOCAL(Y), .special_kflags = true,
 	  .kept = { .measured = true, .iflags = { XFS_FILE_I, XFS_FILE_I | FS_PROJINHERIT_FL },
 		    .xflags = { XFS_X | FS_XFLAG_EXTSIZE | FS_XFLAG_PREALLOC,

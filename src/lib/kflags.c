@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel-native file attribute flags: the one table (word, chattr letter,
+ * Kernel flags: the one table (word, chattr letter,
  * FS_XFLAG_* bit, FS_*_FL bit, STATX_ATTR_* bit), and reading and changing
  * them through file_getattr(2)/file_setattr(2) (Linux 6.17, by path, no
  * open), else FS_IOC_FSGETXATTR/FSSETXATTR, and FS_IOC_GETFLAGS/SETFLAGS

@@ -25,7 +25,7 @@
 
 /*
  * The values of the statx buffer, one getter each, for GNU's letters and the
- * named fields alike.  Each returns V_NA when stx_mask lacks what its row
+ * named fields alike.  Each returns FMT_VALUE_NA when stx_mask lacks what its row
  * asks for (@d->statx_mask): a named field then prints "-" (null in JSON),
  * a letter prints the value as GNU's does.
  */
@@ -77,7 +77,7 @@ int get_name(struct fmt_file *f, const struct fmt_directive *d, union fmt_value 
 {
 	(void)d;
 	v->s = f->name;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 int get_type(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
@@ -224,7 +224,7 @@ int get_btime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 	bool known = has(f, STATX_BTIME);
 
 	v->t = known ? ts(f->stx->stx_btime) : (struct timespec){ 0, 0 };
-	return known ? available(f, d->statx_mask) : V_NA;
+	return known ? available(f, d->statx_mask) : FMT_VALUE_NA;
 }
 
 static int get_mnt_id(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
@@ -305,7 +305,7 @@ static int get_target(struct fmt_file *f, const struct fmt_directive *d, union f
 
 	(void)d;
 	if (!has(f, STATX_TYPE) || !S_ISLNK(f->stx->stx_mode))
-		return V_NA;
+		return FMT_VALUE_NA;
 	at_args(f, &dirfd, &path, &flags);
 	for (;;) {
 		char *nb = realloc(buf, size);
@@ -325,12 +325,12 @@ static int get_target(struct fmt_file *f, const struct fmt_directive *d, union f
 		cli_warn(errno, _("cannot read symbolic link %s"), qname(f));
 		free(buf);
 		v->s = "?";
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	}
 	buf[n] = '\0';
 	set_buf(f->ctx, buf);
 	v->s = buf;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* The unique mount id: a statx(2) of its own (asking for both ids returns only this one). */
@@ -356,11 +356,11 @@ static int get_mnt_id_unique(struct fmt_file *f, const struct fmt_directive *d, 
 		}
 	}
 	if (l->uerr < 0)
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	if (l->unique_na)
-		return V_NA;
+		return FMT_VALUE_NA;
 	v->u = l->unique;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static const enum fattrs_fflag fflag_ids[FATTRS_NFFLAGS] = {
@@ -372,110 +372,110 @@ static const uint64_t sattr_mount_root = STATX_ATTR_MOUNT_ROOT;
 static const uint64_t sattr_atomic = STATX_ATTR_WRITE_ATOMIC;
 static const uint64_t sattr_dax = STATX_ATTR_DAX;
 
-#define N(name, group, help, mask, needs, out, get, flags, arg) \
+#define NAMED_ROW(name, group, help, mask, needs, out, get, flags, arg) \
 	{ 0, 0, FMT_FILE, name, help, mask, needs, out, get, group, flags, arg }
-#define MNT(name, help, part) \
-	N(name, "mount", help, STATX_MNT_ID, FMT_NEED_MOUNT_TABLE, FMT_OUT_STRING, get_mount, 0, \
+#define MOUNT_ROW(name, help, part) \
+	NAMED_ROW(name, "mount", help, STATX_MNT_ID, FMT_NEED_MOUNT_TABLE, FMT_OUT_STRING, get_mount, 0, \
 	  &mount_parts[part])
 
 /* The named fields before the flags, in display order, grouped. */
 static const struct fmt_directive fields_head[] = {
-	N("name", "file", "file name, as given", 0, 0, FMT_OUT_STRING, get_name, 0, NULL),
-	N("type", "file", "file type, as %F", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type, 0, NULL),
-	N("target", "file", "target of a symbolic link, as it is (not available for other types)",
+	NAMED_ROW("name", "file", "file name, as given", 0, 0, FMT_OUT_STRING, get_name, 0, NULL),
+	NAMED_ROW("type", "file", "file type, as %F", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type, 0, NULL),
+	NAMED_ROW("target", "file", "target of a symbolic link, as it is (not available for other types)",
 	  STATX_TYPE | STATX_SIZE, FMT_NEED_READLINK, FMT_OUT_STRING, get_target, 0, NULL),
-	N("mode", "file", "file type and permission bits (st_mode), in octal", STATX_TYPE | STATX_MODE, 0,
+	NAMED_ROW("mode", "file", "file type and permission bits (st_mode), in octal", STATX_TYPE | STATX_MODE, 0,
 	  FMT_OUT_OCTAL, get_mode, 0, NULL),
-	N("mode_string", "file", "file type and permission bits in human readable form, as %A",
+	NAMED_ROW("mode_string", "file", "file type and permission bits in human readable form, as %A",
 	  STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_mode_string, 0, NULL),
-	N("nlink", "file", "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_nlink, 0, NULL),
-	N("uid", "file", "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_uid, 0, NULL),
-	N("user", "file", "user name of owner (UNKNOWN if none)", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING,
+	NAMED_ROW("nlink", "file", "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_nlink, 0, NULL),
+	NAMED_ROW("uid", "file", "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_uid, 0, NULL),
+	NAMED_ROW("user", "file", "user name of owner (UNKNOWN if none)", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING,
 	  get_user, 0, NULL),
-	N("gid", "file", "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_gid, 0, NULL),
-	N("group", "file", "group name of owner (UNKNOWN if none)", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING,
+	NAMED_ROW("gid", "file", "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_gid, 0, NULL),
+	NAMED_ROW("group", "file", "group name of owner (UNKNOWN if none)", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING,
 	  get_group, 0, NULL),
-	N("ino", "file", "inode number", STATX_INO, 0, FMT_OUT_UINT, get_ino, FMT_F_ID, NULL),
-	N("size", "file", "total size, in bytes", STATX_SIZE, 0, FMT_OUT_UINT, get_size, 0, NULL),
-	N("blocks", "file", "number of 512-byte blocks allocated", STATX_BLOCKS, 0, FMT_OUT_UINT,
+	NAMED_ROW("ino", "file", "inode number", STATX_INO, 0, FMT_OUT_UINT, get_ino, FMT_F_ID, NULL),
+	NAMED_ROW("size", "file", "total size, in bytes", STATX_SIZE, 0, FMT_OUT_UINT, get_size, 0, NULL),
+	NAMED_ROW("blocks", "file", "number of 512-byte blocks allocated", STATX_BLOCKS, 0, FMT_OUT_UINT,
 	  get_blocks, 0, NULL),
-	N("blksize", "file", "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_blksize, 0, NULL),
-	N("dev", "file", "device number of the file system (st_dev), in decimal", 0, 0, FMT_OUT_UINT,
+	NAMED_ROW("blksize", "file", "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_blksize, 0, NULL),
+	NAMED_ROW("dev", "file", "device number of the file system (st_dev), in decimal", 0, 0, FMT_OUT_UINT,
 	  get_dev, FMT_F_ID, NULL),
-	N("dev_major", "file", "major device number of the file system", 0, 0, FMT_OUT_UINT,
+	NAMED_ROW("dev_major", "file", "major device number of the file system", 0, 0, FMT_OUT_UINT,
 	  get_dev_major, 0, NULL),
-	N("dev_minor", "file", "minor device number of the file system", 0, 0, FMT_OUT_UINT,
+	NAMED_ROW("dev_minor", "file", "minor device number of the file system", 0, 0, FMT_OUT_UINT,
 	  get_dev_minor, 0, NULL),
-	N("rdev", "file", "device type of a device special file (st_rdev), in decimal", 0, 0, FMT_OUT_UINT,
+	NAMED_ROW("rdev", "file", "device type of a device special file (st_rdev), in decimal", 0, 0, FMT_OUT_UINT,
 	  get_rdev, FMT_F_ID, NULL),
-	N("rdev_major", "file", "major device type of a device special file", 0, 0, FMT_OUT_UINT,
+	NAMED_ROW("rdev_major", "file", "major device type of a device special file", 0, 0, FMT_OUT_UINT,
 	  get_rdev_major, 0, NULL),
-	N("rdev_minor", "file", "minor device type of a device special file", 0, 0, FMT_OUT_UINT,
+	NAMED_ROW("rdev_minor", "file", "minor device type of a device special file", 0, 0, FMT_OUT_UINT,
 	  get_rdev_minor, 0, NULL),
 
-	N("atime", "time", "time of last access, seconds since the Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH,
+	NAMED_ROW("atime", "time", "time of last access, seconds since the Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH,
 	  get_atime, 0, NULL),
-	N("mtime", "time", "time of last data modification, seconds since the Epoch", STATX_MTIME, 0,
+	NAMED_ROW("mtime", "time", "time of last data modification, seconds since the Epoch", STATX_MTIME, 0,
 	  FMT_OUT_EPOCH, get_mtime, 0, NULL),
-	N("ctime", "time", "time of last status change, seconds since the Epoch", STATX_CTIME, 0,
+	NAMED_ROW("ctime", "time", "time of last status change, seconds since the Epoch", STATX_CTIME, 0,
 	  FMT_OUT_EPOCH, get_ctime, 0, NULL),
-	N("btime", "time", "time of file birth, seconds since the Epoch", STATX_BTIME, 0, FMT_OUT_EPOCH,
+	NAMED_ROW("btime", "time", "time of file birth, seconds since the Epoch", STATX_BTIME, 0, FMT_OUT_EPOCH,
 	  get_btime, 0, NULL),
 
-	N("mnt_id", "mount", "mount id (as in /proc/self/mountinfo)", STATX_MNT_ID, 0, FMT_OUT_UINT,
+	NAMED_ROW("mnt_id", "mount", "mount id (as in /proc/self/mountinfo)", STATX_MNT_ID, 0, FMT_OUT_UINT,
 	  get_mnt_id, FMT_F_ID, NULL),
-	N("mnt_id_unique", "mount", "unique mount id, never reused (one more statx call)", 0,
+	NAMED_ROW("mnt_id_unique", "mount", "unique mount id, never reused (one more statx call)", 0,
 	  FMT_NEED_MNT_UNIQUE, FMT_OUT_UINT, get_mnt_id_unique, FMT_F_ID | FMT_F_ALL, NULL),
-	MNT("mount_point", "mount point of the file's mount (exact, from its mount id)", M_TARGET),
-	MNT("fstype", "file system type of the mount", M_FSTYPE),
-	MNT("source", "source of the mount (device, or what was mounted)", M_SOURCE),
-	MNT("mount_options", "per-mount options (rw, nosuid, relatime, ...)", M_OPTIONS),
-	MNT("fsroot", "directory of the file system mounted there (a bind mount's source)", M_ROOT),
+	MOUNT_ROW("mount_point", "mount point of the file's mount (exact, from its mount id)", M_TARGET),
+	MOUNT_ROW("fstype", "file system type of the mount", M_FSTYPE),
+	MOUNT_ROW("source", "source of the mount (device, or what was mounted)", M_SOURCE),
+	MOUNT_ROW("mount_options", "per-mount options (rw, nosuid, relatime, ...)", M_OPTIONS),
+	MOUNT_ROW("fsroot", "directory of the file system mounted there (a bind mount's source)", M_ROOT),
 
-	N("dio_mem_align", "dio", "direct I/O memory buffer alignment, in bytes", STATX_DIOALIGN, 0,
+	NAMED_ROW("dio_mem_align", "dio", "direct I/O memory buffer alignment, in bytes", STATX_DIOALIGN, 0,
 	  FMT_OUT_UINT, get_dio_mem_align, 0, NULL),
-	N("dio_offset_align", "dio", "direct I/O file offset and length alignment, in bytes", STATX_DIOALIGN, 0,
+	NAMED_ROW("dio_offset_align", "dio", "direct I/O file offset and length alignment, in bytes", STATX_DIOALIGN, 0,
 	  FMT_OUT_UINT, get_dio_offset_align, 0, NULL),
-	N("dio_read_offset_align", "dio", "direct I/O read offset and length alignment, in bytes",
+	NAMED_ROW("dio_read_offset_align", "dio", "direct I/O read offset and length alignment, in bytes",
 	  STATX_DIO_READ_ALIGN, 0, FMT_OUT_UINT, get_dio_read_offset_align, 0, NULL),
 
-	N("subvol", "subvol", "subvolume id", STATX_SUBVOL, 0, FMT_OUT_UINT, get_subvol, FMT_F_ID, NULL),
+	NAMED_ROW("subvol", "subvol", "subvolume id", STATX_SUBVOL, 0, FMT_OUT_UINT, get_subvol, FMT_F_ID, NULL),
 
-	N("atomic_write_unit_min", "atomic", "smallest atomic write, in bytes (0: no atomic writes)",
+	NAMED_ROW("atomic_write_unit_min", "atomic", "smallest atomic write, in bytes (0: no atomic writes)",
 	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_atomic_write_unit_min, 0, NULL),
-	N("atomic_write_unit_max", "atomic", "largest atomic write, in bytes", STATX_WRITE_ATOMIC, 0,
+	NAMED_ROW("atomic_write_unit_max", "atomic", "largest atomic write, in bytes", STATX_WRITE_ATOMIC, 0,
 	  FMT_OUT_UINT, get_atomic_write_unit_max, 0, NULL),
-	N("atomic_write_unit_max_opt", "atomic",
+	NAMED_ROW("atomic_write_unit_max_opt", "atomic",
 	  "largest atomic write that is not slower, in bytes (0: no such limit)", STATX_WRITE_ATOMIC, 0,
 	  FMT_OUT_UINT, get_atomic_write_unit_max_opt, 0, NULL),
-	N("atomic_write_segments_max", "atomic", "most iovec segments of an atomic write",
+	NAMED_ROW("atomic_write_segments_max", "atomic", "most iovec segments of an atomic write",
 	  STATX_WRITE_ATOMIC, 0, FMT_OUT_UINT, get_atomic_write_segments_max, 0, NULL),
 
-	N("attributes", "attributes", "statx attribute flags (stx_attributes), in hex", 0, 0, FMT_OUT_HEX,
+	NAMED_ROW("attributes", "attributes", "statx attribute flags (stx_attributes), in hex", 0, 0, FMT_OUT_HEX,
 	  get_attributes, 0, NULL),
-	N("attributes_mask", "attributes",
+	NAMED_ROW("attributes_mask", "attributes",
 	  "statx attribute flags the file system supports (stx_attributes_mask), in hex", 0, 0, FMT_OUT_HEX,
 	  get_attributes_mask, 0, NULL),
-	N("automount", "attributes", "the directory is an automount trigger", 0, 0, FMT_OUT_STATE,
+	NAMED_ROW("automount", "attributes", "the directory is an automount trigger", 0, 0, FMT_OUT_STATE,
 	  get_sattr, 0, &sattr_automount),
-	N("mount_root", "attributes", "the file is the root of a mount", 0, 0, FMT_OUT_STATE, get_sattr, 0,
+	NAMED_ROW("mount_root", "attributes", "the file is the root of a mount", 0, 0, FMT_OUT_STATE, get_sattr, 0,
 	  &sattr_mount_root),
-	N("atomic_write", "attributes", "the file supports atomic writes", 0, 0, FMT_OUT_STATE, get_sattr, 0,
+	NAMED_ROW("atomic_write", "attributes", "the file supports atomic writes", 0, 0, FMT_OUT_STATE, get_sattr, 0,
 	  &sattr_atomic),
-	N("dax_active", "attributes", "the file is accessed directly (DAX) now", 0, 0, FMT_OUT_STATE,
+	NAMED_ROW("dax_active", "attributes", "the file is accessed directly (DAX) now", 0, 0, FMT_OUT_STATE,
 	  get_sattr, 0, &sattr_dax),
 };
 
 static const struct fmt_directive field_projid =
-	N("projid", "kflags", "project id (file_getattr)", STATX_TYPE, FMT_NEED_KFLAGS, FMT_OUT_UINT,
+	NAMED_ROW("projid", "kflags", "project id (file_getattr)", STATX_TYPE, FMT_NEED_KFLAGS, FMT_OUT_UINT,
 	  get_projid, 0, NULL);
 
 static const struct fmt_directive field_fattrs_other =
-	N("fattrs_other", "fattrs", "other names under user.fattr., joined by commas (\\, and \\\\ in a name)",
+	NAMED_ROW("fattrs_other", "fattrs", "other names under user.fattr., joined by commas (\\, and \\\\ in a name)",
 	  STATX_TYPE | STATX_MNT_ID, FMT_NEED_FFLAGS, FMT_OUT_LIST, get_fattrs_other, 0, NULL);
 
-#undef N
-#undef MNT
+#undef NAMED_ROW
+#undef MOUNT_ROW
 
 /* Every named field: fields_head, a row per kernel flag, projid, a row per fattrs flag. */
 struct fmt_directive fields[sizeof(fields_head) / sizeof(fields_head[0]) + FATTRS_KFLAGS_MAX + 1 +

@@ -113,15 +113,15 @@ static inline bool has(const struct fmt_file *f, unsigned int bit)
 const char *human_time(struct timespec t);
 
 /*
- * A value getter (struct fmt_directive's @get) returns V_OK, V_ERR (a
- * lookup failed: said on stderr) or V_NA (the kernel did not return it:
+ * A value getter (struct fmt_directive's @get) returns FMT_VALUE_OK, FMT_VALUE_ERR (a
+ * lookup failed: said on stderr) or FMT_VALUE_NA (the kernel did not return it:
  * a named field prints "-", a letter prints the value as GNU's does).
  */
-enum { V_ERR = 0, V_OK = 1, V_NA = 2 };
+enum { FMT_VALUE_ERR = 0, FMT_VALUE_OK = 1, FMT_VALUE_NA = 2 };
 
 static inline int available(const struct fmt_file *f, unsigned int mask)
 {
-	return has(f, mask) ? V_OK : V_NA;
+	return has(f, mask) ? FMT_VALUE_OK : FMT_VALUE_NA;
 }
 
 /* fields.c: the values of the statx buffer, for the letters and the named fields alike */

@@ -32,10 +32,10 @@ int get_fs_type_name(struct fmt_file *f, const struct fmt_directive *d, union fm
 	/* GNU's names, from the table of filesystem types */
 	v->s = fattrs_fstype_gnu_name((uint32_t)t);
 	if (v->s != NULL)
-		return V_OK;
+		return FMT_VALUE_OK;
 	snprintf(unknown, sizeof(unknown), "UNKNOWN (0x%lx)", t);
 	v->s = unknown;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* ---- mount table (libmount, parsed lazily once per run) ---- */
@@ -80,12 +80,12 @@ int get_mount(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 	const char *s = NULL;
 
 	if (!has(f, STATX_MNT_ID))
-		return V_NA;
+		return FMT_VALUE_NA;
 	mount_of(f, l);
 	if (l->merr == -ENOENT)
-		return V_NA;	/* a mount of another namespace, or gone */
+		return FMT_VALUE_NA;	/* a mount of another namespace, or gone */
 	if (l->merr < 0)
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	switch (*(const uint8_t *)d->arg) {
 	case M_TARGET: s = l->mnt.target; break;
 	case M_FSTYPE: s = l->mnt.fstype; break;
@@ -94,9 +94,9 @@ int get_mount(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 	case M_ROOT: s = l->mnt.root; break;
 	}
 	if (s == NULL)
-		return V_NA;
+		return FMT_VALUE_NA;
 	v->s = s;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* ---- attribute flags ---- */
@@ -222,10 +222,10 @@ int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 	if (how != K_STATX) {
 		r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
 		if (how == K_IFLAGS && not_readable(FATTRS_KATTR_IFLAGS, r))
-			return V_NA;	/* FMT_ST_NOT_READABLE */
+			return FMT_VALUE_NA;	/* FMT_ST_NOT_READABLE */
 		if (r < 0 && r != -EOPNOTSUPP) {
 			v->s = "?";
-			return V_ERR;
+			return FMT_VALUE_ERR;
 		}
 	}
 	s = fattrs_kflag_state(k, f->stx, r == 0 ? a : NULL, r, NULL, &sup);
@@ -233,10 +233,10 @@ int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 		s = fattrs_kflag_state(k, f->stx, r == 0 ? a : NULL, r, keeps_of(f), NULL);
 	if (s == FATTRS_FUNREADABLE) {
 		v->s = "?";
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	}
 	v->s = state_words[fstates[s]];
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 int get_projid(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
@@ -246,11 +246,11 @@ int get_projid(struct fmt_file *f, const struct fmt_directive *d, union fmt_valu
 
 	(void)d;
 	if (r == -EOPNOTSUPP)
-		return V_NA;
+		return FMT_VALUE_NA;
 	if (r < 0)
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	v->u = a->projid;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* A statx-only attribute flag (@d->arg: its STATX_ATTR_* bit). */
@@ -262,7 +262,7 @@ int get_sattr(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 		v->s = state_words[FMT_ST_UNSUPPORTED];
 	else
 		v->s = (f->stx->stx_attributes & bit) ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* What the filesystem of @f's mount offers for the fattrs flags: the library probes it once per mount. */
@@ -319,10 +319,10 @@ int get_fflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 
 	if (fflags(f, &ff) < 0) {
 		v->s = "?";
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	}
 	v->s = state_words[fstates[ff->state[flag]]];
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* The other names under user.fattr., joined by "," (a ',' or '\\' in a name escaped by '\\'). */
@@ -336,7 +336,7 @@ int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fm
 	(void)d;
 	if (fflags(f, &ff) < 0) {
 		v->s = "?";
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	}
 	if (l->other == NULL) {
 		for (size_t i = 0; i < ff->n_unknown; i++)
@@ -345,7 +345,7 @@ int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fm
 		if (p == NULL) {
 			cli_warn(ENOMEM, _("cannot llistxattr %s"), qname(f));
 			v->s = "?";
-			return V_ERR;
+			return FMT_VALUE_ERR;
 		}
 		/* a ',' or '\' of a name is escaped with '\': the list splits back exactly */
 		for (size_t i = 0; i < ff->n_unknown; i++) {
@@ -360,7 +360,7 @@ int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fm
 		*p = '\0';
 	}
 	v->s = l->other;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)

@@ -29,7 +29,7 @@ static int get_perm_bits(struct fmt_file *f, const struct fmt_directive *d, unio
 {
 	(void)d;
 	v->u = f->stx->stx_mode & 07777;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* %B: the unit of %b. */
@@ -38,7 +38,7 @@ static int get_block_unit(struct fmt_file *f, const struct fmt_directive *d, uni
 	(void)f;
 	(void)d;
 	v->u = 512;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* %w: "-" when the file system keeps no birth time. */
@@ -46,28 +46,28 @@ static int get_btime_human(struct fmt_file *f, const struct fmt_directive *d, un
 {
 	(void)d;
 	v->s = has(f, STATX_BTIME) ? human_time(ts(f->stx->stx_btime)) : "-";
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_atime_human(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->s = human_time(ts(f->stx->stx_atime));
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_mtime_human(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->s = human_time(ts(f->stx->stx_mtime));
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_ctime_human(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->s = human_time(ts(f->stx->stx_ctime));
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* %C: the SELinux context, "?" (and a message) when there is none. */
@@ -102,12 +102,12 @@ static int get_context(struct fmt_file *f, const struct fmt_directive *d, union 
 			 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 		free(buf);
 		v->s = "?";
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	}
 	buf[n] = '\0';
 	set_buf(f->ctx, buf);
 	v->s = buf;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* gnulib's dir_name(): FILE without its last component, "." if none. */
@@ -212,18 +212,18 @@ static int get_mount_point(struct fmt_file *f, const struct fmt_directive *d, un
 			cli_warn(errno, _("failed to canonicalize %s"),
 				 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 			v->s = "?";
-			return V_ERR;
+			return FMT_VALUE_ERR;
 		}
 		free(resolved);
 	}
 	mp = find_mount_point(f->name, mode);
 	if (mp == NULL) {
 		v->s = "?";
-		return V_ERR;
+		return FMT_VALUE_ERR;
 	}
 	set_buf(f->ctx, mp);
 	v->s = mp;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* ---- file systems (-f) ---- */
@@ -232,35 +232,35 @@ static int get_fs_avail(struct fmt_file *f, const struct fmt_directive *d, union
 {
 	(void)d;
 	v->i = (intmax_t)f->sfs->f_bavail;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_blocks(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->i = (intmax_t)f->sfs->f_blocks;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_files(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->u = f->sfs->f_files;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_ffree(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->i = (intmax_t)f->sfs->f_ffree;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_bfree(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->i = (intmax_t)f->sfs->f_bfree;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_id(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
@@ -269,99 +269,95 @@ static int get_fs_id(struct fmt_file *f, const struct fmt_directive *d, union fm
 
 	(void)d;
 	v->u = ((uintmax_t)w[0] << 32) | w[1];
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_namelen(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->u = (uintmax_t)f->sfs->f_namelen;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_bsize(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->u = (uintmax_t)f->sfs->f_bsize;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_frsize(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->u = (uintmax_t)(f->sfs->f_frsize != 0 ? f->sfs->f_frsize : f->sfs->f_bsize);
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 static int get_fs_type(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	(void)d;
 	v->u = (uintmax_t)(unsigned long)f->sfs->f_type;
-	return V_OK;
+	return FMT_VALUE_OK;
 }
 
 /* ------------------------------------------------------------ the table */
 
-#define D(l, m, mode, help, mask, needs, out, get) \
+#define GNU_ROW(l, m, mode, help, mask, needs, out, get) \
 	{ l, m, mode, NULL, help, mask, needs, out, get, NULL, 0, NULL }
-#define F FMT_FILE
-#define S FMT_FS
 
 const struct fmt_directive fmt_directives[] = {
-	D('a', 0, F, "permission bits in octal (note '#' and '0' printf flags)", STATX_MODE, 0, FMT_OUT_OCTAL, get_perm_bits),
-	D('A', 0, F, "permission bits and file type in human readable form", STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_mode_string),
-	D('b', 0, F, "number of blocks allocated (see %B)", STATX_BLOCKS, 0, FMT_OUT_UINT, get_blocks),
-	D('B', 0, F, "the size in bytes of each block reported by %b", 0, 0, FMT_OUT_UINT, get_block_unit),
-	D('C', 0, F, "SELinux security context string", 0, FMT_NEED_SELINUX, FMT_OUT_STRING_RAW, get_context),
-	D('d', 0, F, "device number in decimal (st_dev)", 0, 0, FMT_OUT_UINT, get_dev),
-	D('D', 0, F, "device number in hex (st_dev)", 0, 0, FMT_OUT_HEX, get_dev),
-	D('d', 'H', F, "major device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_major),
-	D('d', 'L', F, "minor device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_minor),
-	D('f', 0, F, "raw mode in hex", STATX_TYPE | STATX_MODE, 0, FMT_OUT_HEX, get_mode),
-	D('F', 0, F, "file type", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type),
-	D('g', 0, F, "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_gid),
-	D('G', 0, F, "group name of owner", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING, get_group),
-	D('h', 0, F, "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_nlink),
-	D('i', 0, F, "inode number", STATX_INO, 0, FMT_OUT_UINT, get_ino),
-	D('m', 0, F, "mount point", STATX_TYPE, FMT_NEED_MOUNT_POINT, FMT_OUT_STRING, get_mount_point),
-	D('n', 0, F, "file name", 0, 0, FMT_OUT_STRING, get_name),
-	D('N', 0, F, "quoted file name with dereference if symbolic link", STATX_TYPE | STATX_SIZE, FMT_NEED_READLINK, FMT_OUT_QUOTED, get_name),
-	D('o', 0, F, "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_blksize),
-	D('s', 0, F, "total size, in bytes", STATX_SIZE, 0, FMT_OUT_INT, get_size),
-	D('r', 0, F, "device type in decimal (st_rdev)", 0, 0, FMT_OUT_UINT, get_rdev),
-	D('R', 0, F, "device type in hex (st_rdev)", 0, 0, FMT_OUT_HEX, get_rdev),
-	D('r', 'H', F, "major device type in decimal, for character/block device special files", 0, 0, FMT_OUT_UINT, get_rdev_major),
-	D('r', 'L', F, "minor device type in decimal, for character/block device special files", 0, 0, FMT_OUT_UINT, get_rdev_minor),
-	D('t', 0, F, "major device type in hex, for character/block device special files", 0, 0, FMT_OUT_HEX, get_rdev_major),
-	D('T', 0, F, "minor device type in hex, for character/block device special files", 0, 0, FMT_OUT_HEX, get_rdev_minor),
-	D('u', 0, F, "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_uid),
-	D('U', 0, F, "user name of owner", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING, get_user),
-	D('w', 0, F, "time of file birth, human-readable; - if unknown", STATX_BTIME, 0, FMT_OUT_STRING, get_btime_human),
-	D('W', 0, F, "time of file birth, seconds since Epoch; 0 if unknown", STATX_BTIME, 0, FMT_OUT_EPOCH, get_btime),
-	D('x', 0, F, "time of last access, human-readable", STATX_ATIME, 0, FMT_OUT_STRING, get_atime_human),
-	D('X', 0, F, "time of last access, seconds since Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH, get_atime),
-	D('y', 0, F, "time of last data modification, human-readable", STATX_MTIME, 0, FMT_OUT_STRING, get_mtime_human),
-	D('Y', 0, F, "time of last data modification, seconds since Epoch", STATX_MTIME, 0, FMT_OUT_EPOCH, get_mtime),
-	D('z', 0, F, "time of last status change, human-readable", STATX_CTIME, 0, FMT_OUT_STRING, get_ctime_human),
-	D('Z', 0, F, "time of last status change, seconds since Epoch", STATX_CTIME, 0, FMT_OUT_EPOCH, get_ctime),
+	GNU_ROW('a', 0, FMT_FILE, "permission bits in octal (note '#' and '0' printf flags)", STATX_MODE, 0, FMT_OUT_OCTAL, get_perm_bits),
+	GNU_ROW('A', 0, FMT_FILE, "permission bits and file type in human readable form", STATX_TYPE | STATX_MODE, 0, FMT_OUT_STRING, get_mode_string),
+	GNU_ROW('b', 0, FMT_FILE, "number of blocks allocated (see %B)", STATX_BLOCKS, 0, FMT_OUT_UINT, get_blocks),
+	GNU_ROW('B', 0, FMT_FILE, "the size in bytes of each block reported by %b", 0, 0, FMT_OUT_UINT, get_block_unit),
+	GNU_ROW('C', 0, FMT_FILE, "SELinux security context string", 0, FMT_NEED_SELINUX, FMT_OUT_STRING_RAW, get_context),
+	GNU_ROW('d', 0, FMT_FILE, "device number in decimal (st_dev)", 0, 0, FMT_OUT_UINT, get_dev),
+	GNU_ROW('D', 0, FMT_FILE, "device number in hex (st_dev)", 0, 0, FMT_OUT_HEX, get_dev),
+	GNU_ROW('d', 'H', FMT_FILE, "major device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_major),
+	GNU_ROW('d', 'L', FMT_FILE, "minor device number in decimal", 0, 0, FMT_OUT_UINT, get_dev_minor),
+	GNU_ROW('f', 0, FMT_FILE, "raw mode in hex", STATX_TYPE | STATX_MODE, 0, FMT_OUT_HEX, get_mode),
+	GNU_ROW('F', 0, FMT_FILE, "file type", STATX_TYPE | STATX_SIZE, 0, FMT_OUT_STRING, get_type),
+	GNU_ROW('g', 0, FMT_FILE, "group ID of owner", STATX_GID, 0, FMT_OUT_UINT, get_gid),
+	GNU_ROW('G', 0, FMT_FILE, "group name of owner", STATX_GID, FMT_NEED_GROUP, FMT_OUT_STRING, get_group),
+	GNU_ROW('h', 0, FMT_FILE, "number of hard links", STATX_NLINK, 0, FMT_OUT_UINT, get_nlink),
+	GNU_ROW('i', 0, FMT_FILE, "inode number", STATX_INO, 0, FMT_OUT_UINT, get_ino),
+	GNU_ROW('m', 0, FMT_FILE, "mount point", STATX_TYPE, FMT_NEED_MOUNT_POINT, FMT_OUT_STRING, get_mount_point),
+	GNU_ROW('n', 0, FMT_FILE, "file name", 0, 0, FMT_OUT_STRING, get_name),
+	GNU_ROW('N', 0, FMT_FILE, "quoted file name with dereference if symbolic link", STATX_TYPE | STATX_SIZE, FMT_NEED_READLINK, FMT_OUT_QUOTED, get_name),
+	GNU_ROW('o', 0, FMT_FILE, "optimal I/O transfer size hint", 0, 0, FMT_OUT_UINT, get_blksize),
+	GNU_ROW('s', 0, FMT_FILE, "total size, in bytes", STATX_SIZE, 0, FMT_OUT_INT, get_size),
+	GNU_ROW('r', 0, FMT_FILE, "device type in decimal (st_rdev)", 0, 0, FMT_OUT_UINT, get_rdev),
+	GNU_ROW('R', 0, FMT_FILE, "device type in hex (st_rdev)", 0, 0, FMT_OUT_HEX, get_rdev),
+	GNU_ROW('r', 'H', FMT_FILE, "major device type in decimal, for character/block device special files", 0, 0, FMT_OUT_UINT, get_rdev_major),
+	GNU_ROW('r', 'L', FMT_FILE, "minor device type in decimal, for character/block device special files", 0, 0, FMT_OUT_UINT, get_rdev_minor),
+	GNU_ROW('t', 0, FMT_FILE, "major device type in hex, for character/block device special files", 0, 0, FMT_OUT_HEX, get_rdev_major),
+	GNU_ROW('T', 0, FMT_FILE, "minor device type in hex, for character/block device special files", 0, 0, FMT_OUT_HEX, get_rdev_minor),
+	GNU_ROW('u', 0, FMT_FILE, "user ID of owner", STATX_UID, 0, FMT_OUT_UINT, get_uid),
+	GNU_ROW('U', 0, FMT_FILE, "user name of owner", STATX_UID, FMT_NEED_USER, FMT_OUT_STRING, get_user),
+	GNU_ROW('w', 0, FMT_FILE, "time of file birth, human-readable; - if unknown", STATX_BTIME, 0, FMT_OUT_STRING, get_btime_human),
+	GNU_ROW('W', 0, FMT_FILE, "time of file birth, seconds since Epoch; 0 if unknown", STATX_BTIME, 0, FMT_OUT_EPOCH, get_btime),
+	GNU_ROW('x', 0, FMT_FILE, "time of last access, human-readable", STATX_ATIME, 0, FMT_OUT_STRING, get_atime_human),
+	GNU_ROW('X', 0, FMT_FILE, "time of last access, seconds since Epoch", STATX_ATIME, 0, FMT_OUT_EPOCH, get_atime),
+	GNU_ROW('y', 0, FMT_FILE, "time of last data modification, human-readable", STATX_MTIME, 0, FMT_OUT_STRING, get_mtime_human),
+	GNU_ROW('Y', 0, FMT_FILE, "time of last data modification, seconds since Epoch", STATX_MTIME, 0, FMT_OUT_EPOCH, get_mtime),
+	GNU_ROW('z', 0, FMT_FILE, "time of last status change, human-readable", STATX_CTIME, 0, FMT_OUT_STRING, get_ctime_human),
+	GNU_ROW('Z', 0, FMT_FILE, "time of last status change, seconds since Epoch", STATX_CTIME, 0, FMT_OUT_EPOCH, get_ctime),
 
-	D('a', 0, S, "free blocks available to non-superuser", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_avail),
-	D('b', 0, S, "total data blocks in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_blocks),
-	D('c', 0, S, "total file nodes in file system", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_files),
-	D('d', 0, S, "free file nodes in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_ffree),
-	D('f', 0, S, "free blocks in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_bfree),
-	D('i', 0, S, "file system ID in hex", 0, FMT_NEED_STATFS, FMT_OUT_HEX, get_fs_id),
-	D('l', 0, S, "maximum length of filenames", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_namelen),
-	D('n', 0, S, "file name", 0, 0, FMT_OUT_STRING, get_name),
-	D('s', 0, S, "block size (for faster transfers)", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_bsize),
-	D('S', 0, S, "fundamental block size (for block counts)", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_frsize),
-	D('t', 0, S, "file system type in hex", 0, FMT_NEED_STATFS, FMT_OUT_HEX, get_fs_type),
-	D('T', 0, S, "file system type in human readable form", 0, FMT_NEED_STATFS, FMT_OUT_STRING, get_fs_type_name),
+	GNU_ROW('a', 0, FMT_FS, "free blocks available to non-superuser", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_avail),
+	GNU_ROW('b', 0, FMT_FS, "total data blocks in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_blocks),
+	GNU_ROW('c', 0, FMT_FS, "total file nodes in file system", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_files),
+	GNU_ROW('d', 0, FMT_FS, "free file nodes in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_ffree),
+	GNU_ROW('f', 0, FMT_FS, "free blocks in file system", 0, FMT_NEED_STATFS, FMT_OUT_INT, get_fs_bfree),
+	GNU_ROW('i', 0, FMT_FS, "file system ID in hex", 0, FMT_NEED_STATFS, FMT_OUT_HEX, get_fs_id),
+	GNU_ROW('l', 0, FMT_FS, "maximum length of filenames", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_namelen),
+	GNU_ROW('n', 0, FMT_FS, "file name", 0, 0, FMT_OUT_STRING, get_name),
+	GNU_ROW('s', 0, FMT_FS, "block size (for faster transfers)", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_bsize),
+	GNU_ROW('S', 0, FMT_FS, "fundamental block size (for block counts)", 0, FMT_NEED_STATFS, FMT_OUT_UINT, get_fs_frsize),
+	GNU_ROW('t', 0, FMT_FS, "file system type in hex", 0, FMT_NEED_STATFS, FMT_OUT_HEX, get_fs_type),
+	GNU_ROW('T', 0, FMT_FS, "file system type in human readable form", 0, FMT_NEED_STATFS, FMT_OUT_STRING, get_fs_type_name),
 };
 
-#undef D
-#undef F
-#undef S
+#undef GNU_ROW
 
 const size_t fmt_directives_count = sizeof(fmt_directives) / sizeof(fmt_directives[0]);
 

@@ -24,7 +24,7 @@
 static void put_value(struct cli_json *j, const struct fmt_directive *d, struct fmt_file *f, int r,
 		      const union fmt_value *v)
 {
-	if (r != V_OK) {
+	if (r != FMT_VALUE_OK) {
 		cli_json_null(j, NULL);
 	} else {
 		switch (d->out) {
@@ -73,7 +73,7 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 		if ((d->flags & FMT_F_ALL) && !all)
 			continue;
 		r = d->get(f, d, &v);
-		ok &= r != V_ERR;
+		ok &= r != FMT_VALUE_ERR;
 		/* the key, then the value (NULL key: written already) */
 		if (json_keys[pos - 1].len != 0)
 			cli_json_key_raw(&j, json_keys[pos - 1].text, json_keys[pos - 1].len);
@@ -94,7 +94,7 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 				snprintf(key, sizeof(key), "%s_str", d->name);
 				cli_json_key(&j, key);
 			}
-			if (r != V_OK)
+			if (r != FMT_VALUE_OK)
 				cli_json_null(&j, NULL);
 			else
 				cli_json_uint_str(&j, NULL, (unsigned long long)v.u);

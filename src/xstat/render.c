@@ -216,11 +216,11 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, struc
 	const struct fmt_directive *d = p->d;
 	union fmt_value v;
 	int r = d->get(file, d, &v);
-	bool ok = r != V_ERR;
+	bool ok = r != FMT_VALUE_ERR;
 
-	if (d->name != NULL && (r == V_NA || (r == V_ERR && d->out != FMT_OUT_STATE))) {
+	if (d->name != NULL && (r == FMT_VALUE_NA || (r == FMT_VALUE_ERR && d->out != FMT_OUT_STATE))) {
 		/* Named fields only: "-" for what the kernel did not return, "?" for a failed lookup. */
-		out_str(b, &p->sp2, p->spec2, r == V_NA ? FMT_NOT_AVAILABLE : "?");
+		out_str(b, &p->sp2, p->spec2, r == FMT_VALUE_NA ? FMT_NOT_AVAILABLE : "?");
 		return ok;
 	}
 	switch (d->out) {
@@ -336,9 +336,9 @@ enum fmt_field_status fmt_field_put(const struct fmt_directive *d, struct fmt_fi
 	union fmt_value v;
 	int r = d->get(f, d, &v);
 
-	if (r == V_NA)
+	if (r == FMT_VALUE_NA)
 		return FMT_FIELD_NA;
-	if (r == V_ERR) {
+	if (r == FMT_VALUE_ERR) {
 		cli_buf_addc(b, '?');
 		return FMT_FIELD_ERROR;
 	}
@@ -385,9 +385,9 @@ enum fmt_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f
 	union fmt_value v;
 
 	switch (d->get(f, d, &v)) {
-	case V_OK:
+	case FMT_VALUE_OK:
 		break;
-	case V_NA:
+	case FMT_VALUE_NA:
 		return FMT_ST_NOT_READABLE;	/* a flag's only "not available" */
 	default:
 		return FMT_ST_ERROR;
