@@ -959,10 +959,7 @@ struct backup {
 
 struct backup_link_args {
 	const char *src;
-	const struct fattrs_tmpl *tmpl;	/* random names for the private link */
-	int fd;		/* the private link, opened and locked, or -1 */
-	char *priv;	/* its name, until the link has @path's name too */
-	int priv_slot;
+	int fd;		/* the name made, opened and locked, or -1 */
 	int slot;	/* registry slot of the name made */
 };
 
@@ -971,73 +968,100 @@ static int link_name(int dirfd, const char *path, void *data)
 	return linkat(dirfd, data, dirfd, path, 0) == 0 ? 0 : negerrno();
 }
 
-/* The private link's name removed (if it is still there), its descriptor kept. */
-static void private_drop(int dirfd, struct backup_link_args *a)
-{
-	if (a->priv == NULL)
-		return;
-	(void)unlinkat(dirfd, a->priv, 0);
-	scratch_forget(a->priv_slot);
-	a->priv_slot = -1;
-	free(a->priv);
-	a->priv = NULL;
-}
-
 /*
- * Link @a->src as @path, locked from before @path exists.  The link is
- * made under a random name first, one that no other writer looks at,
- * opened and flock()ed there, and only then linked as @path (linkat(2)
- * never replaces a name), the random name removed: a scan of @path
- * (try_reclaimable()) never finds it unlocked while its writer lives, and
- * the only name this removes on failure is the random one it made.  (A
- * link made as @path and locked after, as before, could be taken by a
- * scan for a dead writer's in between, and the writer, whose lock then
- * failed, removed the other's name in turn: the other's backup then
- * failed.  Every writer's link of one old FILE is the same inode, so no
- * inode comparison could tell the two names apart.)  kill -9 between the
- * two links leaves the random name, which nobody reclaims.
- * The private link is made on the first call and kept for the next
- * ones (try_reclaimable() calls again after a reclaim, then random names).
- * A @path that is the very file locked here is a dead writer's: no other
- * writer can hold that lock, so it is removed and linked again.
- * Returns 0; -EEXIST when @path is taken; -ENOLCK (nothing left) when the
- * file cannot be opened or locked (unreadable, or another live writer
- * holds the same old file); or -errno.
+ * Link @a->src as @path, then lock it through @path.  Called only with
+ * @path's staging lock held (stage_lock()): every writer that makes or
+ * scans (try_reclaimable()) a hidden backup name of this backup holds it,
+ * so no scan finds @path unlocked between its link and its lock while its
+ * writer lives, and a @path this made is this writer's until it is
+ * locked: nobody else makes that name meanwhile.  On failure it is
+ * removed again, while it still is the file opened here (or when it could
+ * not be opened at all, but is there).
+ * Returns 0; -EEXIST when @path is taken (or was removed meanwhile: try
+ * again); -ENOLCK (nothing left) when the file cannot be opened or locked
+ * (unreadable, or another live writer holds the same old file); or -errno.
  */
 static int link_locked(int dirfd, const char *path, void *data)
 {
 	struct backup_link_args *a = data;
 	struct stat mine, there;
-	int r;
+	int r = make_registered(dirfd, path, link_name, (void *)(uintptr_t)a->src, &a->slot);
 
-	if (a->fd < 0 && a->priv == NULL) {
-		struct link_args l = { .src = a->src, .scratch = true, .slot = -1 };
-
-		r = try_names(dirfd, a->tmpl, &a->priv, make_link, &l);
-		if (r < 0)
-			return r;
-		a->priv_slot = l.slot;
-		a->fd = openat(dirfd, a->priv, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (a->fd < 0 || flock(a->fd, LOCK_EX | LOCK_NB) < 0) {
-			if (a->fd >= 0)
-				(void)close(a->fd);
-			a->fd = -1;
-			private_drop(dirfd, a);
-			return -ENOLCK;
-		}
-	}
-	if (a->priv == NULL)
-		return -ENOLCK;	/* cannot happen: a->fd is set only with a->priv */
-	r = make_registered(dirfd, path, link_name, a->priv, &a->slot);
-	if (r == -EEXIST && fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    same_inode(&mine, &there)) {
-		(void)unlinkat(dirfd, path, 0);
-		r = make_registered(dirfd, path, link_name, a->priv, &a->slot);
-	}
 	if (r < 0)
 		return r;
-	private_drop(dirfd, a);
-	return 0;
+	a->fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (a->fd < 0) {
+		r = errno == ENOENT ? -EEXIST : -ENOLCK;
+		if (r == -ENOLCK)
+			(void)unlinkat(dirfd, path, 0);
+	} else if (fstat(a->fd, &mine) < 0) {
+		r = -ENOLCK;
+		(void)unlinkat(dirfd, path, 0);
+	} else if (flock(a->fd, LOCK_EX | LOCK_NB) < 0) {
+		r = -ENOLCK;
+		unlink_if(dirfd, path, &mine);
+	} else if (fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&mine, &there)) {
+		return 0;
+	} else {
+		r = -EEXIST;	/* removed by a writer's rename_over() meanwhile */
+	}
+	if (a->fd >= 0)
+		(void)close(a->fd);
+	a->fd = -1;
+	scratch_forget(a->slot);
+	a->slot = -1;
+	return r;
+}
+
+/*
+ * The staging lock of @backup's hidden link: flock(LOCK_EX) on a file of
+ * a name of its own (hidden_kind_for("~l")), made if missing, held while
+ * the hidden link is made and locked, then removed.  The hidden link is
+ * linked, then locked: a scan for a dead writer's name must not meet it in
+ * between, and a link made under a random name first, as before, was left
+ * for good by a kill -9 before its removal.  Under this lock a writer
+ * killed anywhere leaves names the next writer reclaims: this lock file
+ * (taken, then removed), or a hidden link that nobody holds locked.  The
+ * name is checked to be still the file locked (a holder removes it before
+ * it lets go), so only a holder ever removes it.
+ * Returns the locked descriptor, or -ENOLCK when no lock can be had here
+ * (not a regular file, not writable, no flock(2)).
+ */
+static int stage_lock(int dirfd, const char *name, int *ret_slot)
+{
+	for (int i = 0; i < 8; i++) {
+		struct stat mine, there;
+		int fd, r;
+
+		if (fstatat(dirfd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(there.st_mode))
+			return -ENOLCK;
+		fd = openat(dirfd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -ENOLCK;
+		if (fstat(fd, &mine) < 0 || !S_ISREG(mine.st_mode)) {
+			(void)close(fd);
+			return -ENOLCK;
+		}
+		while ((r = flock(fd, LOCK_EX)) < 0 && errno == EINTR)
+			;
+		if (r < 0) {
+			(void)close(fd);
+			return -ENOLCK;
+		}
+		if (fstatat(dirfd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&mine, &there)) {
+			*ret_slot = scratch_register(dirfd, name, fd);
+			return fd;
+		}
+		(void)close(fd);	/* removed by its holder meanwhile: again */
+	}
+	return -ENOLCK;
+}
+
+static void stage_unlock(int dirfd, const char *name, int fd, int slot)
+{
+	scratch_forget(slot);
+	(void)unlinkat(dirfd, name, 0);
+	(void)close(fd);
 }
 
 /*
@@ -1069,11 +1093,11 @@ static void backup_made(int dirfd, const char *path, const char *backup, struct 
 
 static int backup_prepare_once(int dirfd, const char *path, const char *backup, struct backup *b)
 {
-	struct backup_link_args a = { .src = path, .fd = -1, .priv_slot = -1, .slot = -1 };
-	struct fattrs_tmpl tmpl;
+	struct backup_link_args a = { .src = path, .fd = -1, .slot = -1 };
+	struct fattrs_tmpl tmpl, ltmpl;
 	struct stat st;
-	char *hidden;
-	int r;
+	char *hidden, *lname;
+	int r, lfd, lslot = -1;
 
 	*b = (struct backup) { .fd = -1, .slot = -1, .made_fd = -1 };
 	if (linkat(dirfd, path, dirfd, backup, 0) == 0) {
@@ -1095,15 +1119,17 @@ static int backup_prepare_once(int dirfd, const char *path, const char *backup, 
 	if (r < 0)
 		return r;
 	hidden = hidden_kind_for("~", backup, &tmpl);
-	if (hidden == NULL)
+	lname = hidden != NULL ? hidden_kind_for("~l", backup, &ltmpl) : NULL;
+	if (lname == NULL) {
+		free(hidden);
 		return -ENOMEM;
-	a.tmpl = &tmpl;
-	r = try_reclaimable(dirfd, &tmpl, &b->hidden, link_locked, &a);
-	/* Every path taken (or an error): the private link goes, and its lock with it. */
-	private_drop(dirfd, &a);
-	if (r < 0 && a.fd >= 0) {
-		(void)close(a.fd);
-		a.fd = -1;
+	}
+	lfd = stage_lock(dirfd, lname, &lslot);
+	if (lfd >= 0) {
+		r = try_reclaimable(dirfd, &tmpl, &b->hidden, link_locked, &a);
+		stage_unlock(dirfd, lname, lfd, lslot);
+	} else {
+		r = lfd;
 	}
 	if (r == -ENOLCK) {
 		/* Not lockable here: a random name, which nobody takes for a dead writer's. */
@@ -1113,6 +1139,7 @@ static int backup_prepare_once(int dirfd, const char *path, const char *backup, 
 		a.slot = l.slot;
 		b->random = r == 0;
 	}
+	free(lname);
 	free(hidden);
 	b->fd = a.fd;
 	b->slot = a.slot;

@@ -110,6 +110,49 @@ backup_renames_fail() {
 	done
 }
 
+# kill_before_backup: in the current directory, with f (A) and f~ (B),
+# "tmpcreate -b -o f" killed by SIGKILL as it enters each call that makes,
+# locks or removes its backup's hidden names (the 1st to 4th linkat(2),
+# the 2nd and 3rd flock(2), the 1st unlinkat(2); one that it does not make
+# is no kill: f is then put back to A), then run again.  One line per call: the call, then f, f~
+# and every name left after the next run; last, "killed N" (the runs
+# killed).
+kill_before_backup() {
+	local at killed=0
+	for at in linkat:1 linkat:2 linkat:3 linkat:4 flock:2 flock:3 unlinkat:1; do
+		rm -f f 'f~' .tmpcreate.*
+		echo A >f
+		echo B >'f~'
+		(ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+			-e "inject=${at%:*}:signal=SIGKILL:when=${at#*:}" tmpcreate -b -o f <<<C || :) 2>/dev/null
+		if grep -q '+++ killed by SIGKILL +++' "$BATS_TEST_TMPDIR/trace"; then
+			killed=$((killed + 1))
+		else
+			echo A >f	# it ran to the end: f as if it had not
+		fi
+		tmpcreate -b -o f <<<D || echo "$at: the next run failed"
+		echo "$at: $(cat f) $(cat 'f~') | $(ls -A | tr '\n' ' ')"
+	done
+	echo "killed $killed"
+}
+
+@test "--backup: kill -9 before the replace leaves no hidden name the next writer does not reclaim" {
+	# Before, the old FILE was linked under a random hidden name first,
+	# locked there, then linked to its own name: killed in between (the
+	# 2nd flock, the 4th linkat, the 1st unlinkat), the random name (the
+	# old FILE) stayed for good.  On tmpfs and on FUSE.
+	fault_require
+	local type at
+	for type in tmpfs ntfs-3g; do
+		fs_require "$type"
+		FS_FUNCS=kill_before_backup run -0 --separate-stderr fs_run "$type" 'cd "$D" && kill_before_backup'
+		for at in linkat:1 linkat:2 linkat:3 linkat:4 flock:2 flock:3 unlinkat:1; do
+			assert_line "$at: D A | f f~ "
+		done
+		[[ ${lines[-1]} == 'killed '[567] ]] || fail "$type: $output"
+	done
+}
+
 @test "--backup: a writer whose replace fails keeps the FILE~ another writer made meanwhile" {
 	# tests/helpers/races.bash; tests/tmpcreate/netfs.bats: sshfs, bindfs.
 	race_backup_eio_on
