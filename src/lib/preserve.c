@@ -41,8 +41,13 @@ int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret
 		if (fchown(dst_fd, st.st_uid, st.st_gid) < 0) {
 			int r = negerrno();
 
-			/* As cp(1) does: keep at least the group if we may. */
-			(void)fchown(dst_fd, (uid_t)-1, st.st_gid);
+			/*
+			 * As cp(1) does: keep at least the group if we may.  Its
+			 * own failure adds nothing: the owner already failed.
+			 */
+			bool group_kept = fchown(dst_fd, (uid_t)-1, st.st_gid) == 0;
+
+			(void)group_kept;
 			failed |= FATTRS_PRESERVE_OWNER;
 			first = first ? first : r;
 		}

@@ -75,6 +75,10 @@ src_tree() {
 	# DEB_BUILD_OPTIONS from the caller (CI: nocheck, .ci/run runs the tests).
 	run -0 dpkg-buildpackage -us -uc -b -j2
 	compgen -G "$PKG_DIR/fattrs_*.deb" >/dev/null || fail "no .deb: $output"
+	# Debian's hardening flags (fortify: warn_unused_result) warn of nothing.
+	local warnings
+	warnings=$(grep -E '(warning|error): ' <<<"$output" | grep -vE '^dpkg-|lintian' || :)
+	[[ -z $warnings ]] || fail "the compiler warned: $warnings"
 }
 
 @test "lintian: no error and no warning; each info tag left is named in debian/" {

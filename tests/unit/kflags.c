@@ -1033,14 +1033,14 @@ static void test_kattr_change__by_name(void)
 		return;
 	}
 	is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), nofollow, "dir_byname of a 0755 subdirectory: as its parent");
-	(void)fchmodat(topfd, "dd", 0775, 0);
+	must(fchmodat(topfd, "dd", 0775, 0));
 	is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), 0, "... 0775 (the group can write): 0");
-	(void)fchmodat(topfd, "dd", 01777, 0);
+	must(fchmodat(topfd, "dd", 01777, 0));
 	is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), 0, "... 1777 (sticky, anyone can write): 0");
-	(void)fchmodat(topfd, "dd", 0755, 0);
+	must(fchmodat(topfd, "dd", 0755, 0));
 	if (is_root() && !fs_is("ntfs-3g") && fchownat(topfd, "dd", 65534, 65534, 0) == 0) {
 		is_int(fattrs_kattr_dir_byname(fd, AT_SYMLINK_NOFOLLOW), 0, "... 0755 of another user (nobody): 0");
-		(void)fchownat(topfd, "dd", 0, 0, 0);
+		must(fchownat(topfd, "dd", 0, 0, 0));
 	} else {
 		tap_skip("another user's directory: %s", NOT_ROOT);
 	}
@@ -1058,7 +1058,7 @@ static void test_kattr_change__by_name(void)
 	is_int(fattrs_kattr_change_flags(topfd, "f", 0, 0, &c, FATTRS_KCHANGE_BY_NAME, NULL), 1,
 	       "%s: +nodump by name", mode_name());
 	is_int(state("f", "nodump"), 1, "%s: ... is set", mode_name());
-	(void)symlinkat("f", topfd, "l");
+	must(symlinkat("f", topfd, "l"));
 	(void)change("f", "-nodump", NULL);
 	is_int(fattrs_kattr_change_flags(topfd, "l", 0, 0, &c, FATTRS_KCHANGE_BY_NAME, NULL), 1,
 	       "%s: +nodump by name of a symlink, followed (the pinned way)", mode_name());

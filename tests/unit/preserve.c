@@ -109,7 +109,7 @@ static void test_preserve__mode(void)
 
 	/* As root, give the source another owner: MODE alone must not copy it. */
 	if (geteuid() == 0)
-		(void)fchown(src, NOBODY, NOBODY);
+		must(fchown(src, NOBODY, NOBODY));
 	is_int(fattrs_preserve(src, dst, FATTRS_PRESERVE_MODE, &failed), 0, "the mode is kept");
 	is_int(failed, 0, "nothing failed");
 	is_int(mode_of_fd(dst), 0640, "the new file has the old one's mode (0640)");

@@ -378,10 +378,10 @@ static void test_path_resolve__chain(void)
 	(void)top_path(abs, "c");
 	(void)mkdirat(topfd, "sub", 0755);
 	(void)put_file("e", "end");
-	(void)symlinkat("b", topfd, "a");		/* relative */
-	(void)symlinkat(abs, topfd, "b");		/* absolute */
-	(void)symlinkat("sub/d", topfd, "c");		/* relative, downwards */
-	(void)symlinkat("../e", topfd, "sub/d");	/* relative to the link's directory */
+	must(symlinkat("b", topfd, "a"));		/* relative */
+	must(symlinkat(abs, topfd, "b"));		/* absolute */
+	must(symlinkat("sub/d", topfd, "c"));		/* relative, downwards */
+	must(symlinkat("../e", topfd, "sub/d"));	/* relative to the link's directory */
 
 	is_int(fattrs_path_resolve(topfd, "a", &got), 0, "a chain of relative and absolute links resolves");
 	tap_ok(same_file(got, "e"), "to the file at its end (%s)", got != NULL ? got : "(null)");
@@ -400,7 +400,7 @@ static void test_path_resolve__dangling(void)
 	char abs[PATH_MAX], *got = NULL;
 	int fd;
 
-	(void)symlinkat("gone", topfd, "dl");
+	must(symlinkat("gone", topfd, "dl"));
 	is_int(fattrs_path_resolve(topfd, "dl", &got), 0, "a dangling link resolves");
 	fd = got != NULL ? openat(topfd, got, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
 	tap_ok(fd >= 0 && exists("gone"), "to its target, which a write creates (%s)",
@@ -410,7 +410,7 @@ static void test_path_resolve__dangling(void)
 	free(got);
 	got = NULL;
 	(void)top_path(abs, "nowhere");
-	(void)symlinkat(abs, topfd, "dl2");
+	must(symlinkat(abs, topfd, "dl2"));
 	is_int(fattrs_path_resolve(topfd, "dl2", &got), 0, "a dangling absolute link resolves");
 	is_str(got, abs, "to its target as it is");
 	free(got);
@@ -442,7 +442,7 @@ static void test_path_resolve__relative_in_subdirectory(void)
 	char *got = NULL;
 
 	(void)mkdirat(topfd, "sub", 0755);
-	(void)symlinkat("x", topfd, "sub/l");
+	must(symlinkat("x", topfd, "sub/l"));
 	is_int(fattrs_path_resolve(topfd, "sub/l", &got), 0, "a link in a subdirectory resolves");
 	is_str(got, "sub/x", "its relative target is taken in that subdirectory");
 	free(got);
@@ -460,7 +460,7 @@ static void make_chain(int n)
 			(void)snprintf(target, sizeof(target), "l%d", i + 1);
 		else
 			(void)snprintf(target, sizeof(target), "f");
-		(void)symlinkat(target, topfd, name);
+		must(symlinkat(target, topfd, name));
 	}
 }
 
@@ -470,9 +470,9 @@ static void test_path_resolve__loops(void)
 	char *got = NULL;
 	int fd;
 
-	(void)symlinkat("l2", topfd, "l1");
-	(void)symlinkat("l1", topfd, "l2");
-	(void)symlinkat("self", topfd, "self");
+	must(symlinkat("l2", topfd, "l1"));
+	must(symlinkat("l1", topfd, "l2"));
+	must(symlinkat("self", topfd, "self"));
 	got = untouched;
 	is_int(fattrs_path_resolve(topfd, "l1", &got), -ELOOP, "two links to each other give -ELOOP");
 	tap_ok(got == untouched, "and no path");
@@ -516,7 +516,7 @@ static void test_path_resolve__link_with_size_zero(void)
 	is_str(got, cwd, "to the working directory, not to the link itself");
 	free(got);
 	got = NULL;
-	(void)symlinkat("/proc/self/cwd", topfd, "pc");
+	must(symlinkat("/proc/self/cwd", topfd, "pc"));
 	(void)fattrs_path_resolve(topfd, "pc", &got);
 	is_str(got, cwd, "so does a link to it");
 	free(got);
@@ -548,17 +548,17 @@ static void test_path_resolve__protected_symlinks(void)
 	if (skip_unless(geteuid() == 0, 2 * 4 + 1, "needs root to own a link as someone else"))
 		return;
 	(void)mkdirat(topfd, "st", 0755);
-	(void)fchmodat(topfd, "st", 01777, 0);
+	must(fchmodat(topfd, "st", 01777, 0));
 	(void)put_file("f", "file");
-	(void)symlinkat("../f", topfd, "st/other");
-	(void)symlinkat("../gone", topfd, "st/other-dangling");
-	(void)symlinkat("../f", topfd, "st/dirs");
-	(void)symlinkat("../f", topfd, "st/mine");
-	(void)fchownat(topfd, "st/other", 65534, 65534, AT_SYMLINK_NOFOLLOW);
-	(void)fchownat(topfd, "st/other-dangling", 65534, 65534, AT_SYMLINK_NOFOLLOW);
+	must(symlinkat("../f", topfd, "st/other"));
+	must(symlinkat("../gone", topfd, "st/other-dangling"));
+	must(symlinkat("../f", topfd, "st/dirs"));
+	must(symlinkat("../f", topfd, "st/mine"));
+	must(fchownat(topfd, "st/other", 65534, 65534, AT_SYMLINK_NOFOLLOW));
+	must(fchownat(topfd, "st/other-dangling", 65534, 65534, AT_SYMLINK_NOFOLLOW));
 	/* Owned by the directory's owner (uid 1): followed whatever the setting. */
-	(void)fchownat(topfd, "st", 1, 1, AT_SYMLINK_NOFOLLOW);
-	(void)fchownat(topfd, "st/dirs", 1, 1, AT_SYMLINK_NOFOLLOW);
+	must(fchownat(topfd, "st", 1, 1, AT_SYMLINK_NOFOLLOW));
+	must(fchownat(topfd, "st/dirs", 1, 1, AT_SYMLINK_NOFOLLOW));
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		int want = kernel_follows(links[i]);
 		int r;
@@ -572,7 +572,7 @@ static void test_path_resolve__protected_symlinks(void)
 		free(got);
 	}
 	/* A link in a sticky directory that is not world-writable is always followed. */
-	(void)fchmodat(topfd, "st", 01775, 0);
+	must(fchmodat(topfd, "st", 01775, 0));
 	got = NULL;
 	is_int(fattrs_path_resolve(topfd, "st/other", &got), 0, "not world-writable: followed");
 	free(got);

@@ -61,6 +61,16 @@ static inline void tap_skip(const char *fmt, ...)
 	putchar('\n');
 }
 
+/*
+ * A step of a test's set-up that must work: nothing is printed when it
+ * does; when it fails, a "not ok" naming it and errno (the plan then
+ * no longer matches either, and the test fails).
+ */
+#define must(call) do { \
+	if ((call) < 0) \
+		tap_ok(false, "set-up: %s: %s (%s:%d)", #call, strerror(errno), __FILE__, __LINE__); \
+} while (0)
+
 static inline int tap_done(void)
 {
 	return tap_failed == 0 ? 0 : 1;
