@@ -664,6 +664,21 @@ int fattrs_mounts_each(struct fattrs_mounts *m, int (*fn)(const struct fattrs_mo
  */
 int fattrs_mounts_flags_trusted(struct fattrs_mounts *m);
 
+/**
+ * fattrs_mounts_flags_trusted_at() - fattrs_mounts_flags_trusted() for
+ * the files in and below directory @dirfd (AT_FDCWD: the working
+ * directory) only: whether its own mount, and every mount of the table
+ * strictly below its path, are of such a type.  A file there is on one of
+ * those mounts, but through a symlink followed.  The path of @dirfd is
+ * read from /proc/self/fd (getcwd(3) for AT_FDCWD): one not reachable
+ * from the root, a mount not in the table or a statx(2) without its mount
+ * id say 0.
+ *
+ * Returns: 1 or 0, or -errno (of the statx, readlink or getcwd, or as
+ * fattrs_mounts_find()).
+ */
+int fattrs_mounts_flags_trusted_at(struct fattrs_mounts *m, int dirfd);
+
 /* ---------------------------------------------------- what a mount keeps */
 
 /**

@@ -12,6 +12,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include <libmount.h>
@@ -226,5 +231,55 @@ int fattrs_mounts_flags_trusted(struct fattrs_mounts *m)
 {
 	int r = fattrs_mounts_each(m, not_trusted, NULL);
 
+	return r < 0 ? r : r == 0;
+}
+
+/* fattrs_mounts_each() callback: 1 (stop) at the first mount not trusted strictly below arg's path. */
+static int not_trusted_below(const struct fattrs_mount *mnt, void *arg)
+{
+	const char *dir = arg;
+	size_t len = strlen(dir);
+
+	if (mnt->target == NULL || strncmp(mnt->target, dir, len) != 0)
+		return 0;
+	/* "/" holds every other path; "/a" holds "/a/b", not "/ab" */
+	if (!(len == 1 || mnt->target[len] == '/') || mnt->target[len == 1 ? 1 : len + 1] == '\0')
+		return 0;
+	return not_trusted(mnt, NULL);
+}
+
+int fattrs_mounts_flags_trusted_at(struct fattrs_mounts *m, int dirfd)
+{
+	struct fattrs_statx_buf stx;
+	struct fattrs_mount mnt;
+	char link[sizeof("/proc/self/fd/") + 3 * sizeof(int)], dir[PATH_MAX];
+	ssize_t n;
+	int r;
+
+	r = fattrs_statx(dirfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx);
+	if (r < 0)
+		return r;
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		return 0;
+	r = fattrs_mounts_find(m, stx.stx_mnt_id, &mnt);
+	if (r == -ENOENT || (r == 0 && not_trusted(&mnt, NULL)))
+		return 0;
+	if (r < 0)
+		return r;
+	/* Its path as the mount table's are: from this process's root. */
+	if (dirfd == AT_FDCWD) {
+		if (getcwd(dir, sizeof(dir)) == NULL)
+			return errno == ENOENT || errno == ERANGE ? 0 : -errno;
+	} else {
+		(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+		n = readlink(link, dir, sizeof(dir) - 1);
+		if (n < 0)
+			return errno == ENOENT ? 0 : -errno;
+		dir[n] = '\0';
+	}
+	/* Not reachable from the root, or deleted: not known. */
+	if (dir[0] != '/')
+		return 0;
+	r = fattrs_mounts_each(m, not_trusted_below, dir);
 	return r < 0 ? r : r == 0;
 }

@@ -125,27 +125,52 @@ static void kernel_settle(struct file_plan *p, const struct fattrs_kchange *c)
  * Whether a file (named, or met by -R) can go without a stat of its own:
  * nothing needs the file's type or device before the change (no '=', -v,
  * -n, --json, --reference), and neither the read-back policy nor the
- * fattrs flags need the device: every mount is of a type that keeps
- * nodump, noatime and sync or refuses them, so after the first change of
- * each in the run was read back, the later ones are trusted whatever
- * filesystem a file is on; and none of those types has a native attribute
- * word or is overlayfs, so a fattrs flag is its user.* xattr everywhere
- * (a filesystem without user xattrs says EOPNOTSUPP, a file type that
- * cannot carry one EPERM).  The library goes by name or pins each file
- * with an O_PATH open, and never opens a device or a fifo; the type is
- * asked only when a change fails, for the message.
+ * fattrs flags need the device: the file is on a mount of a type that
+ * keeps nodump, noatime and sync or refuses them, so after the first
+ * change of each in the run was read back, the later ones are trusted
+ * whatever such filesystem a file is on; and none of those types has a
+ * native attribute word or is overlayfs, so a fattrs flag is its user.*
+ * xattr there (a filesystem without user xattrs says EOPNOTSUPP, a file
+ * type that cannot carry one EPERM).  Which mounts a file can be on is
+ * decided per directory (sf_nostat_at()).  The library goes by name or
+ * pins each file with an O_PATH open, and never opens a device or a
+ * fifo; the type is asked only when a change fails, for the message.
  */
+static bool nostat_options(const struct setfattrs_control *ctl)
+{
+	return !(ctl->ops.assign || ctl->verbose || ctl->dry_run || ctl->json || ctl->reference != NULL);
+}
+
+/*
+ * Decide sf_want_nostat() for the files changed from directory @dirfd
+ * (AT_FDCWD: the working directory) and, with -R, below it: where every
+ * mount of the table is of a trusted type (fattrs_mounts_flags_trusted(),
+ * asked once), always; else, for names not followed (-h, or met by -R),
+ * when the directory's own mount and every mount below its path are
+ * (fattrs_mounts_flags_trusted_at()): a file named there is on its
+ * directory's mount or is a mount point below it, and -R enters no other.
+ * A name followed may be a symlink to any mount: no.  A FUSE or network
+ * mount elsewhere then costs nothing here.
+ */
+void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow)
+{
+	struct fattrs_mounts *m;
+
+	ctl->nostat = 0;
+	if (!nostat_options(ctl) || mntcache(ctl) == NULL)
+		return;
+	m = fattrs_mntcache_mounts(ctl->mntcache);
+	if (ctl->all_trusted < 0)
+		ctl->all_trusted = fattrs_mounts_flags_trusted(m) == 1;
+	if (ctl->all_trusted == 1)
+		ctl->nostat = 1;
+	else if (nofollow)
+		ctl->nostat = fattrs_mounts_flags_trusted_at(m, dirfd) == 1;
+}
+
 bool sf_want_nostat(struct setfattrs_control *ctl)
 {
-	if (ctl->ops.assign || ctl->verbose || ctl->dry_run || ctl->json || ctl->reference != NULL)
-		return false;
-	if (ctl->nostat < 0) {
-		if (ctl->mntcache == NULL)
-			ctl->mntcache = fattrs_mntcache_new(NULL);
-		ctl->nostat = ctl->mntcache != NULL &&
-			      fattrs_mounts_flags_trusted(fattrs_mntcache_mounts(ctl->mntcache)) == 1;
-	}
-	return ctl->nostat == 1;
+	return ctl->nostat == 1 && nostat_options(ctl);
 }
 
 /*

@@ -56,8 +56,10 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 /* Back to where the command started, after a walk or an operand's directory. */
 bool sf_back_home(struct setfattrs_control *ctl)
 {
-	if (ctl->opdir >= 0)
+	if (ctl->opdir >= 0) {
 		(void)close(ctl->opdir);
+		ctl->nostat = -1;	/* it was the opdir's */
+	}
 	ctl->opdir = -1;
 	ctl->dir_serial = 0;
 	if (!ctl->moved)
@@ -115,6 +117,7 @@ static void operand_dir(struct setfattrs_control *ctl, const char *file, int *re
 	ctl->moved = true;
 	ctl->byname = -1;
 	ctl->opdir = fd;
+	ctl->nostat = -1;
 	ctl->opdir_name = file;
 	ctl->opdir_len = len;
 	*ret_dirfd = fd;
@@ -130,8 +133,21 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	int dirfd, fd, r;
 
 	operand_dir(ctl, file, &dirfd, &name);
-	if (!ctl->recursive && sf_want_nostat(ctl))
-		return sf_change_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
+	if (!ctl->recursive) {
+		/* a path or "..": not (only) in dirfd's mount and those below it */
+		bool away = strchr(name, '/') != NULL || strcmp(name, "..") == 0;
+
+		if (ctl->nostat < 0 || away)
+			sf_nostat_at(ctl, dirfd, ctl->nofollow && !away);
+		if (sf_want_nostat(ctl)) {
+			ok = sf_change_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
+			if (away)
+				ctl->nostat = -1;
+			return ok;
+		}
+		if (away)
+			ctl->nostat = -1;
+	}
 	if (fstatat(dirfd, name, &st, fattrs_at_nofollow(ctl->nofollow)) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(file));
 		sf_report_unread(ctl, file);
@@ -156,8 +172,11 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	ctl->ok = true;
 	ctl->operand = file;
 	ctl->byname = -1;
+	/* what the walk meets: @fd's mount and those below it, no symlink followed */
+	sf_nostat_at(ctl, fd, true);
 	r = fattrs_walk(fd, file, (ctl->one_fs ? FATTRS_WALK_XDEV : 0) | (sf_want_nostat(ctl) ? FATTRS_WALK_LAZY : 0),
 			walk_entry, walk_error, ctl);
+	ctl->nostat = -1;	/* it was @fd's */
 	(void)close(fd);
 	(void)sf_back_home(ctl);
 	if (r < 0 && r != -ESTALE) {

@@ -61,7 +61,8 @@ static volatile poptContext main_pc;
 
 int main(int argc, const char **argv)
 {
-	struct setfattrs_control ctl = { .nfsteps = -1, .nostat = -1, .cwd = -1, .opdir = -1, .byname = -1 };
+	struct setfattrs_control ctl = { .nfsteps = -1, .nostat = -1, .all_trusted = -1, .cwd = -1, .opdir = -1,
+					 .byname = -1 };
 	const char **popt_argv, **files, **rest;
 	int popt_argc, rc, procfd = -1;
 	bool ok = true;

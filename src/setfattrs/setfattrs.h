@@ -47,7 +47,9 @@ struct setfattrs_control {
 	size_t opdir_len;
 	int byname;		/* -1 not known yet; whether changes in the directory go by name */
 	bool ok;		/* no file failed (-R) */
-	int nostat;		/* -1 not known yet; 1: operands are not stat'ed (see sf_want_nostat()) */
+	int nostat;		/* -1 not known yet; 1: the files of this directory are not stat'ed
+				   (sf_nostat_at(), sf_want_nostat()) */
+	int all_trusted;	/* -1 not known yet; 1: every mount is of a trusted type */
 	const char *operand;	/* the operand being walked (-R) */
 	/* Without '=', -v, -n and --json: every file's plan, made once (setfattrs_file()). */
 	bool reused_ready, reused_fpending;
@@ -110,6 +112,7 @@ bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap);
 const char *sf_flag_name(size_t i);
 int sf_caps_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fcaps *ret);
 bool sf_is_sizehint(const struct fattrs_kflag *f);
+void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow);
 bool sf_want_nostat(struct setfattrs_control *ctl);
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 		    const struct stat *st, bool nofollow);

@@ -190,6 +190,54 @@ assert_per_file() {
 	assert_line --index 1 'get 4'
 }
 
+@test "a FUSE mount elsewhere (bindfs) costs nothing on tmpfs: with -h and -R still 2 calls per file, no stat; names followed and files on the FUSE mount are stat'ed" {
+	require_root "mount tmpfs, bindfs"
+	require_cmd strace
+	fs_require bindfs
+	fs_require tmpfs
+	FS_FUNCS='calls trusted_mounts_only' run --separate-stderr fs_run tmpfs '
+		trusted_mounts_only || exit
+		mkdir "$D/t10" "$D/t30" "$MNT/src" "$MNT/fuse" && (cd "$D/t10" && seq -f "f%02g" 10 | xargs touch) &&
+			(cd "$D/t30" && seq -f "f%02g" 30 | xargs touch) && (cd "$MNT/src" && touch f1 f2 f3) || exit 1
+		cd "$D" || exit 1
+		for m in none fuse; do
+			[[ $m == none ]] || bindfs "$MNT/src" "$MNT/fuse" || exit 1
+			for n in 10 30; do
+				FAULT_NOTRACE= trace_run ../h$n setfattrs -h +nodump $(seq -f "t$n/f%02g" $n) &&
+					setfattrs -nodump t$n/f* || exit 1
+				FAULT_NOTRACE= trace_run ../r$n setfattrs -R +nodump t$n && setfattrs -nodump t$n/f* || exit 1
+				FAULT_NOTRACE= trace_run ../l$n setfattrs +nodump $(seq -f "t$n/f%02g" $n) || exit 1
+				echo "$m-h $n calls $(calls ../h$n)"
+				echo "$m-R $n calls $(calls ../r$n)"
+				echo "$m-L $n calls $(calls ../l$n)"
+				echo "$m $n stat $(cat ../h$n ../r$n | grep -cE "(newfstatat|stat|lstat|statx)\([^,]+, \"(t[0-9]+/)?f[0-9]+\"")"
+				setfattrs -nodump t$n/f* || exit 1
+			done
+		done
+		FAULT_NOTRACE= trace_run ../f setfattrs -h +nodump "$MNT"/fuse/f1 "$MNT"/fuse/f2 "$MNT"/fuse/f3
+		for f in f1 f2 f3; do
+			echo "on fuse $f stat $(grep -cE "(newfstatat|stat|lstat|statx)\([^,]+, \"$f\"" ../f)"
+		done
+		fusermount -u "$MNT/fuse"'
+	# shellcheck disable=SC2154  # set by run --separate-stderr
+	((status != 77)) || skip "$stderr"
+	assert_success
+	assert_per_file none-h 2.0
+	assert_per_file none-R 2.0
+	assert_per_file none-L 2.0
+	assert_line 'none 30 stat 0'
+	# the FUSE mount is not below t10 or t30: nothing changes there
+	assert_per_file fuse-h 2.0
+	assert_per_file fuse-R 2.0
+	assert_line 'fuse 30 stat 0'
+	# a name followed may be a symlink to the FUSE mount: a stat of its own
+	assert_per_file fuse-L 3.0
+	# the files on the FUSE mount itself: each stat'ed (a change there is read back)
+	assert_line --regexp '^on fuse f1 stat [1-9]$'
+	assert_line --regexp '^on fuse f2 stat [1-9]$'
+	assert_line --regexp '^on fuse f3 stat [1-9]$'
+}
+
 @test "+offline on N files named: 3 calls per file (the opposite's getxattr, setxattr, the opposite again), -offline 1 (removexattr), no stat" {
 	require_root "mount tmpfs"
 	require_trusted_mounts
