@@ -77,7 +77,7 @@ src_tree() {
 	compgen -G "$PKG_DIR/fattrs_*.deb" >/dev/null || fail "no .deb: $output"
 	# Debian's hardening flags (fortify: warn_unused_result) warn of nothing.
 	local warnings
-	warnings=$(grep -E '(warning|error): ' <<<"$output" | grep -vE '^dpkg-|lintian' || :)
+	warnings=$(grep -E '(^|[^[:alnum:]_])(warning|error): ' <<<"$output" | grep -vE '^dpkg-|lintian' || :)
 	[[ -z $warnings ]] || fail "the compiler warned: $warnings"
 }
 
