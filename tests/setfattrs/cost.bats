@@ -190,7 +190,7 @@ assert_per_file() {
 	assert_line --index 1 'get 4'
 }
 
-@test "a FUSE mount elsewhere (bindfs) costs nothing on tmpfs: with -h and -R still 2 calls per file, no stat; names followed and files on the FUSE mount are stat'ed" {
+@test "a FUSE mount elsewhere (bindfs) costs nothing on tmpfs: with -h and -R still 2 calls per file, no stat; names followed, the mount point and files on the FUSE mount are stat'ed" {
 	require_root "mount tmpfs, bindfs"
 	require_cmd strace
 	fs_require bindfs
@@ -218,7 +218,10 @@ assert_per_file() {
 		for f in f1 f2 f3; do
 			echo "on fuse $f stat $(grep -cE "(newfstatat|stat|lstat|statx)\([^,]+, \"$f\"" ../f)"
 		done
-		fusermount -u "$MNT/fuse"'
+		# a mount point named directly: its directory has the FUSE mount below it
+		cd "$MNT" && FAULT_NOTRACE= trace_run "$D/mp" setfattrs -h +nodump fuse
+		echo "mount point first $(grep -m1 -E "\\([^,]+, \"fuse\"" "$D/mp" | grep -oE "^[0-9]+ +[a-z0-9_]+" | grep -oE "[a-z0-9_]+$")"
+		cd / && fusermount -u "$MNT/fuse"'
 	# shellcheck disable=SC2154  # set by run --separate-stderr
 	((status != 77)) || skip "$stderr"
 	assert_success
@@ -236,6 +239,7 @@ assert_per_file() {
 	assert_line --regexp '^on fuse f1 stat [1-9]$'
 	assert_line --regexp '^on fuse f2 stat [1-9]$'
 	assert_line --regexp '^on fuse f3 stat [1-9]$'
+	assert_line --regexp '^mount point first (newfstatat|stat|lstat|statx)$'
 }
 
 @test "+offline on N files named: 3 calls per file (the opposite's getxattr, setxattr, the opposite again), -offline 1 (removexattr), no stat" {
