@@ -516,7 +516,7 @@ static void fields_init(void)
 		const char *name = k[i].name;
 
 		if (strchr(name, '-') != NULL && strlen(name) < sizeof(kflag_names[0])) {
-			/* A key like every other: "inline_data", not "inline-data" (kept as the alias). */
+			/* A key like every other: "inline_data"; "inline-data" still names it in a format. */
 			char *u = kflag_names[i];
 
 			strcpy(u, name);

@@ -80,11 +80,6 @@ bool fmt_json(struct fmt_file *f, FILE *out, bool all, char term)
 		else
 			cli_json_key(&j, d->name);
 		put_value(&j, d, f, r, &v);
-		if (d->alias != NULL) {
-			/* the former key too, with the same value (xstat.1: deprecated) */
-			cli_json_key(&j, d->alias);
-			put_value(&j, d, f, r, &v);
-		}
 		if (d->flags & FMT_F_ID) {
 			if (json_keys[pos - 1].str_len != 0) {
 				cli_json_key_raw(&j, json_keys[pos - 1].str, json_keys[pos - 1].str_len);
