@@ -471,7 +471,7 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), type,
 				     sf_type_word(p->mode));
 		else if (p->on[i] && st == FATTRS_FUNSUPPORTED)
-			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not keep it on a %s"),
+			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not support it on a %s"),
 				     f->name, cli_quotef(p->shown), type, sf_type_word(p->mode));
 		else if (ia && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),

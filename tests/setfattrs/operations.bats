@@ -410,8 +410,8 @@ setfattrs: 'f': applied '+nodump +noatime'; failed '+offline'"
 	assert_equal "${lines[10]}" 'rc=0'
 	assert_equal "${lines[11]}" '--------------e-------'
 	assert_equal "${lines[12]}" 'user.fattr.pinned="1"'
-	assert_equal "$stderr" "setfattrs: cannot set 'nocow' on 'f': the ext4 filesystem does not keep it on a regular file
-setfattrs: cannot set 'nocow' on 'f': the ext4 filesystem does not keep it on a regular file
+	assert_equal "$stderr" "setfattrs: cannot set 'nocow' on 'f': the ext4 filesystem does not support it on a regular file
+setfattrs: cannot set 'nocow' on 'f': the ext4 filesystem does not support it on a regular file
 setfattrs: cannot set 'offline' on 'p': a fifo cannot carry it (the kernel keeps user xattrs on regular files and directories only)
 setfattrs: cannot set 'offline' on 'g': its opposite 'pinned' is set; '-pinned +offline' clears it first
 setfattrs: cannot set 'nodump' on 'f': Operation not permitted (the file is immutable; '-i +nodump' clears that first)"
