@@ -724,9 +724,12 @@ static int xflags_change(struct target *t, const struct fattrs_kchange *c, bool 
 	struct fattrs_kchange *dropped = &res->dropped, before = res->dropped;
 	struct xword w;
 	uint32_t old, set = c->xset, clear = c->xclear;
-	bool sizes;
+	bool sizes, byname = t->byname;
 	int r = xflags_read(t, &w);
 
+	/* Not by the name after all, and not stat'ed: the file may be on another filesystem. */
+	if (byname && !t->byname && t->mode == 0)
+		readback = true;
 	if (r == -EOPNOTSUPP) {
 		dropped->xset |= set;
 		dropped->xclear |= clear;

@@ -222,7 +222,10 @@ enum {
 	/*
 	 * Do not read the xflags word back after writing it: the caller
 	 * knows this filesystem keeps every bit of the change on such a file
-	 * (it saw it do so).  The iflags word is always read back.
+	 * (it saw it do so).  The iflags word is always read back, and so
+	 * is the xflags word of a file of @mode 0 (not stat'ed) asked
+	 * FATTRS_KCHANGE_BY_NAME that has no flags by its name (a symlink
+	 * followed, a special file): it may be on another filesystem.
 	 */
 	FATTRS_KCHANGE_NO_READBACK = 1 << 0,
 	/*

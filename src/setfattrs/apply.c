@@ -149,9 +149,13 @@ static bool nostat_options(const struct setfattrs_control *ctl)
  * when the directory's own mount and every mount below its path are
  * (fattrs_mounts_flags_trusted_at()): a file named there is on its
  * directory's mount or is a mount point below it, and -R enters no other.
- * A name followed may be a symlink to any mount: no.  A FUSE or network
- * mount elsewhere then costs nothing here.
+ * A name followed may be a symlink to any mount: only for kernel flags
+ * alone, by name (dir_byname()), where the library reads back a file
+ * that has no flags by its name (FATTRS_KCHANGE_NO_READBACK): a symlink
+ * followed.  A FUSE or network mount elsewhere then costs nothing here.
  */
+static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow);
+
 void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow)
 {
 	struct fattrs_mounts *m;
@@ -164,7 +168,7 @@ void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow)
 		ctl->all_trusted = fattrs_mounts_flags_trusted(m) == 1;
 	if (ctl->all_trusted == 1)
 		ctl->nostat = 1;
-	else if (nofollow)
+	else if (nofollow || (!ctl->fops && dir_byname(ctl, dirfd, "-", nofollow)))
 		ctl->nostat = fattrs_mounts_flags_trusted_at(m, dirfd) == 1;
 }
 
