@@ -15,7 +15,7 @@
  * SIZE is decimal digits with an optional k/m/g (either case), 1 to
  * 4294967295 bytes, else -ERANGE (its position may have length 0).
  * Input: up to 8 words separated by NUL, parsed in order into one plan.
- * FUZZ_SOURCES: src/lib/flagops.c src/lib/kflags.c src/lib/fstype.c src/lib/fflags.c src/lib/path.c src/lib/mount.c
+ * FUZZ_SOURCES: src/lib/flagops.c src/lib/kflags.c src/lib/fstype.c src/lib/fflags.c src/lib/path.c src/lib/mount.c src/lib/statx.c
  */
 #include "config.h"
 

@@ -10,8 +10,8 @@
  * A format with an invalid directive is not rendered: that ends the process,
  * as GNU stat's does (tests/xstat/ check the message).
  * Input: byte 0 picks the mode (bit 0) and escapes (bit 1); the rest is the format
- * (inputs with a run of more than 4 digits are skipped: widths that big only
- * make the output slow to write).
+ * (inputs with a number of 5 to 19 significant digits are skipped: widths
+ * that big only make the output slow to write and big).
  * Named directives that look things up (flags, mounts) find no such file:
  * they print "?" with a message, the same each time.
  * FUZZ_SOURCES: src/xstat/context.c src/xstat/time.c src/xstat/gnu.c src/xstat/fields.c src/xstat/fsinfo.c src/xstat/parse.c src/xstat/render.c src/xstat/json.c src/cli/buf.c src/cli/quotearg.c src/cli/msg.c src/cli/inherit.c src/cli/parse.c src/cli/quote.c src/cli/json.c src/lib/statx.c src/lib/mount.c src/lib/mntcache.c src/lib/kflags.c src/lib/fstype.c src/lib/fflags.c src/lib/path.c
@@ -78,8 +78,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 */
 	for (const char *d = text; *d != '\0'; d++) {
 		size_t n = strspn(d, "0123456789");
+		/* leading zeros are flags ("%0001561099953d" is a width of 10^9) */
+		size_t sig = n - strspn(d, "0");
 
-		if (n > 4 && (n < 20 || strpbrk(text, "WXYZ{") != NULL)) {
+		if (sig > 4 && (sig < 20 || strpbrk(text, "WXYZ{") != NULL)) {
 			free(text);
 			return 0;
 		}

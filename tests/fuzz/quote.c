@@ -7,7 +7,7 @@
  * could pass for a quote, an escape or a control.
  * Input: byte 0 picks the locale (bit 0) and the function (bit 1); the
  * rest is the name.
- * FUZZ_SOURCES: src/cli/quote.c
+ * FUZZ_SOURCES: src/cli/quote.c src/cli/quotearg.c src/cli/parse.c src/cli/msg.c src/cli/inherit.c src/cli/buf.c
  */
 #include "config.h"
 
