@@ -22,7 +22,7 @@
 #     12's strace -c leaves out file_getattr/file_setattr, which the trace shows as
 #     syscall_0x1d4/0x1d5): only the timed loop is counted (flags-lib brackets it with two
 #     getppid calls), at N/10 and 3N/10 files; per file = the slope, one-time = the intercept
-#     (fattrs_fcaps_probe, once per run). Pinned to CPU 0. First filesystem only.
+#     (fattrs_fsupport_probe, once per run). Pinned to CPU 0. First filesystem only.
 #  3. Per filesystem, for each settable kernel flag (not immutable/append) on a new file: what
 #     file_setattr and FS_IOC_SETFLAGS answer when asked to set it and whether a read-back finds
 #     it kept (a 0 answer for a dropped bit is what the library's read-back is there to catch).

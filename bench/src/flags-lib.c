@@ -18,9 +18,9 @@
  * exit 3; after it every file must be in the new state, else exit 1):
  *   set          setxattr("user.fattr.offline", "1")                      limit (a)
  *   set-excl     lgetxattr("user.fattr.pinned") = ENODATA, then setxattr  limit (a2)
- *   lib-set      fattrs_fflag_set(OFFLINE, on), caps probed once, mode 0
+ *   lib-set      fattrs_fflag_set(OFFLINE, on), fsup probed once, mode 0
  *   clear        removexattr("user.fattr.offline")                        limit (a)
- *   lib-clear    fattrs_fflag_set(OFFLINE, off), caps probed once, mode 0
+ *   lib-clear    fattrs_fflag_set(OFFLINE, off), fsup probed once, mode 0
  *   fsa-set      file_getattr + file_setattr(|FS_XFLAG_NODUMP)            limit
  *   fsa-set-rb   the same + file_getattr again (the library's read-back)
  *   lib-kset     fattrs_kattr_change(+nodump), AT_SYMLINK_NOFOLLOW, mode 0
@@ -35,7 +35,7 @@
  * count must match, else exit 1):
  *   list         llistxattr (1 KiB buffer)
  *   list-get     llistxattr + lgetxattr of each user.fattr.* name present
- *   lib-get      fattrs_fflags_get, nofollow, caps probed once, mode from an
+ *   lib-get      fattrs_fflags_get, nofollow, fsup probed once, mode from an
  *                lstat done before the timed loop (the caller's statx)
  *   lib-get0     the same with mode 0 (the library stats the file itself)
  *   fsa-get      file_getattr                         lib-kget  fattrs_kattr_get(XFLAGS)
@@ -376,7 +376,7 @@ static long long now_ns(void)
 int main(int argc, char **argv)
 {
 	const struct mode *m = NULL;
-	struct fattrs_fcaps caps;
+	struct fattrs_fsupport fsup;
 	struct fattrs_kchange kc = { 0 };
 	mode_t *modev = NULL;
 	size_t n, bad = 0, changed = 0, expect = 0;
@@ -456,9 +456,9 @@ int main(int argc, char **argv)
 		fattrs_kattr_force_ioctl(true);
 	if (op == 2 || op == 4 || op == 13 || op == 14 || op == 19 || op == 21) {
 		/* once per mount, as setfattrs and xstat will: the first file's mount is all of them */
-		r = fattrs_fcaps_probe(v[0], op != 2 && op != 4, &caps);
+		r = fattrs_fsupport_probe(v[0], op != 2 && op != 4, &fsup);
 		if (r < 0)
-			fail("fattrs_fcaps_probe", v[0], -r);
+			fail("fattrs_fsupport_probe", v[0], -r);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *p = v[i];
@@ -488,7 +488,7 @@ int main(int argc, char **argv)
 			break;
 		case 2: /* lib-set */
 		case 4: /* lib-clear */
-			r = fattrs_fflag_set(p, false, 0, &caps, FATTRS_OFFLINE, op == 2, 0, &where);
+			r = fattrs_fflag_set(p, false, 0, &fsup, FATTRS_OFFLINE, op == 2, 0, &where);
 			if (r < 0)
 				fail("fattrs_fflag_set", p, -r);
 			changed += where == FATTRS_FSRC_XATTR;
@@ -544,7 +544,7 @@ int main(int argc, char **argv)
 			break;
 		case 13: /* lib-get */
 		case 14: /* lib-get0 */
-			r = fattrs_fflags_get(p, true, op == 13 ? modev[i] : 0, &caps, NULL, &ff);
+			r = fattrs_fflags_get(p, true, op == 13 ? modev[i] : 0, &fsup, NULL, &ff);
 			if (r < 0)
 				fail("fattrs_fflags_get", p, -r);
 			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_FSET) + (ff.state[FATTRS_PINNED] == FATTRS_FSET);
@@ -574,7 +574,7 @@ int main(int argc, char **argv)
 		case 19: case 21: /* stx-lib-get, stx-lib-all */
 			if (stx(p, &sb) < 0)
 				fail("statx", p, errno);
-			r = fattrs_fflags_get(p, true, sb.stx_mode, &caps, &sb, &ff);
+			r = fattrs_fflags_get(p, true, sb.stx_mode, &fsup, &sb, &ff);
 			if (r < 0)
 				fail("fattrs_fflags_get", p, -r);
 			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_FSET) + (ff.state[FATTRS_PINNED] == FATTRS_FSET);

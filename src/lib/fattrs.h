@@ -211,11 +211,11 @@ enum {
 	 * hidden temporary that fattrs_tmpfile_free() and
 	 * fattrs_tmpfile_cleanup_signal() remove unless it was published.
 	 */
-	FATTRS_TMP_SCRATCH = 1 << 0,
+	FATTRS_TMP_UNPUBLISHED = 1 << 0,
 	/*
 	 * The name the file gets (from the named method, or from
 	 * fattrs_tmpfile_link()) is removed by fattrs_tmpfile_free() and
-	 * fattrs_tmpfile_cleanup_signal() until fattrs_tmpfile_keep(): a
+	 * fattrs_tmpfile_cleanup_signal() until fattrs_tmpfile_release(): a
 	 * name nobody was told about is never left behind.
 	 */
 	FATTRS_TMP_HOLD = 1 << 1,
@@ -239,7 +239,7 @@ struct fattrs_tmpfile;
  *          is made under this name, its X's randomised and retried on EEXIST
  * @mode:   permission bits (the umask applies, as with open(2))
  * @method: FATTRS_TMP_AUTO, FATTRS_TMP_TMPFILE or FATTRS_TMP_NAMED
- * @flags:  FATTRS_TMP_SCRATCH, FATTRS_TMP_HOLD or 0
+ * @flags:  FATTRS_TMP_UNPUBLISHED, FATTRS_TMP_HOLD or 0
  * @ret:    the new object, owning an O_RDWR|O_CLOEXEC descriptor
  *
  * Auto tries open(dir, O_TMPFILE) and falls back to a named file on
@@ -296,7 +296,7 @@ const char *fattrs_tmpfile_path(const struct fattrs_tmpfile *tf);
  * FATTRS_TMP_NAMED (why: FATTRS_TMP_WHY_NO_LINK) and later files of this
  * process are named from the start.  A named file keeps the name it has:
  * the call then only marks it published.  With FATTRS_TMP_HOLD the new
- * name stays removable until fattrs_tmpfile_keep().
+ * name stays removable until fattrs_tmpfile_release().
  *
  * Returns: 0, or -errno: -EEXIST, -EACCES, -ENOSPC, -EXDEV, ...
  */
@@ -352,11 +352,11 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf);
 
 /**
- * fattrs_tmpfile_keep() - the name is in use now: fattrs_tmpfile_free()
+ * fattrs_tmpfile_release() - the name is in use now: fattrs_tmpfile_free()
  * and fattrs_tmpfile_cleanup_signal() leave it alone from here on
  * (FATTRS_TMP_HOLD; a no-op otherwise).
  */
-void fattrs_tmpfile_keep(struct fattrs_tmpfile *tf);
+void fattrs_tmpfile_release(struct fattrs_tmpfile *tf);
 
 /**
  * fattrs_tmpfile_cleanup_signal() - remove every unpublished scratch name
@@ -702,7 +702,7 @@ struct fattrs_mntinfo {
 };
 
 struct fattrs_mntcache;
-struct fattrs_fcaps;
+struct fattrs_fsupport;
 struct fattrs_kchange;
 struct fattrs_kresult;
 
@@ -731,17 +731,17 @@ struct fattrs_mounts *fattrs_mntcache_mounts(struct fattrs_mntcache *c);
 int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattrs_mntinfo *ret);
 
 /**
- * fattrs_mntcache_fcaps() - where mount @mnt_id keeps the fattrs(7)
- * flags: fattrs_fcaps_probe() of @path, a file on it, on the first call
+ * fattrs_mntcache_fsupport() - where mount @mnt_id keeps the fattrs(7)
+ * flags: fattrs_fsupport_probe() of @path, a file on it, on the first call
  * for it.  A @mnt_id of 0 (not known) probes every time.
  *
- * Returns: 0, or -errno as fattrs_fcaps_probe() (nothing cached then).
+ * Returns: 0, or -errno as fattrs_fsupport_probe() (nothing cached then).
  */
-int fattrs_mntcache_fcaps(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
-			  struct fattrs_fcaps *ret);
+int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
+			  struct fattrs_fsupport *ret);
 
 /**
- * fattrs_mntcache_fcaps_dev() - fattrs_mntcache_fcaps() for a caller
+ * fattrs_mntcache_fsupport_dev() - fattrs_mntcache_fsupport() for a caller
  * that knows a file's device, not its mount: the mount of the first file
  * met of device @dev (a statx(2) of @path, from the working directory)
  * answers for every file of that device (what a filesystem keeps is its
@@ -749,10 +749,10 @@ int fattrs_mntcache_fcaps(struct fattrs_mntcache *c, uint64_t mnt_id, const char
  * @ret_type: if not NULL, the table's row of @path's statfs(2) magic (the
  *            first of its magic: enough to know an overlay or FUSE), or NULL
  *
- * Returns: 0, or -errno (of the statx, or as fattrs_fcaps_probe()).
+ * Returns: 0, or -errno (of the statx, or as fattrs_fsupport_probe()).
  */
-int fattrs_mntcache_fcaps_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
-			      struct fattrs_fcaps *ret, const struct fattrs_fstype **ret_type);
+int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
+			      struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type);
 
 /**
  * fattrs_mntcache_kchange() - change a file's kernel flags

@@ -288,9 +288,9 @@ static const struct fattrs_fstype *fuse_row(const char *path, bool nofollow)
 	return t;
 }
 
-int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret)
+int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsupport *ret)
 {
-	struct fattrs_fcaps caps = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
+	struct fattrs_fsupport fsup = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
 	const struct fattrs_fstype *t;
 	const char *target = path;
 	char *real = NULL, *dir = NULL;
@@ -371,15 +371,15 @@ int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret
 		r = 1;	/* cannot tell: let the real operation say EACCES */
 	if (r < 0)
 		goto out;
-	caps.user_xattr = r == 1;
+	fsup.user_xattr = r == 1;
 
 	if (xgetxattr(target, nofollow, FATTRS_NTFS_ATTRIB_XATTR, NULL, 0) >= 0) {
-		caps.native = FATTRS_NATIVE_NTFS;
+		fsup.native = FATTRS_NATIVE_NTFS;
 	} else if (have_sfs && native_of(&sfs) == FATTRS_NATIVE_CIFS &&
 		   xgetxattr(target, nofollow, FATTRS_CIFS_ATTRIB_XATTR, NULL, 0) >= 0) {
-		caps.native = FATTRS_NATIVE_CIFS;
+		fsup.native = FATTRS_NATIVE_CIFS;
 	}
-	*ret = caps;
+	*ret = fsup;
 	r = 0;
 out:
 	free(real);
@@ -558,21 +558,21 @@ static int scan_names(const char *path, bool nofollow, const char *list, size_t 
 	return 0;
 }
 
-int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct fattrs_fcaps *caps,
+int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
 		      const struct fattrs_statx_buf *stx, struct fattrs_fflags *ret)
 {
 	struct fattrs_fflags f = { .unknown = NULL, .n_unknown = 0 };
-	struct fattrs_fcaps probed;
+	struct fattrs_fsupport probed;
 	unsigned int by_statx = 0;	/* flags whose state statx gave */
 	char fast[LIST_FAST];
 	char *heap = NULL;
 	int r;
 
-	if (caps == NULL) {
-		r = fattrs_fcaps_probe(path, nofollow, &probed);
+	if (fsup == NULL) {
+		r = fattrs_fsupport_probe(path, nofollow, &probed);
 		if (r < 0)
 			return r;
-		caps = &probed;
+		fsup = &probed;
 	}
 	if ((mode & S_IFMT) == 0) {
 		r = file_mode(path, nofollow, &mode);
@@ -591,7 +591,7 @@ int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct
 			f.source[i] |= FATTRS_FSRC_STATX;
 	}
 
-	if (!type_can_carry(mode) || (!caps->user_xattr && caps->native == FATTRS_NATIVE_NONE)) {
+	if (!type_can_carry(mode) || (!fsup->user_xattr && fsup->native == FATTRS_NATIVE_NONE)) {
 		for (int i = 0; i < FATTRS_NFFLAGS; i++) {
 			if (by_statx & (1U << i))
 				f.state[i] = f.source[i] != 0 ? FATTRS_FSET : FATTRS_FCLEAR;
@@ -602,7 +602,7 @@ int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct
 		return 0;
 	}
 
-	if (caps->user_xattr) {
+	if (fsup->user_xattr) {
 		ssize_t len = list_names(path, nofollow, fast, sizeof(fast), &heap);
 
 		if (len < 0) {
@@ -613,10 +613,10 @@ int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct
 		if (r < 0)
 			goto fail;
 	}
-	if (caps->native != FATTRS_NATIVE_NONE) {
+	if (fsup->native != FATTRS_NATIVE_NONE) {
 		uint32_t w = 0;
 
-		r = native_read(path, nofollow, caps->native, &w);
+		r = native_read(path, nofollow, fsup->native, &w);
 		if (r < 0 && !no_native_word(r))
 			goto fail;
 		for (int i = 0; r == 0 && i < FATTRS_NFFLAGS; i++) {
@@ -836,7 +836,7 @@ static int word_clear(const struct target *t, enum fattrs_native native, uint32_
  * again, a few times.  *@ret_wrote: whether this call wrote the bit (it
  * was not set already).
  */
-static int word_set(const struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+static int word_set(const struct target *t, const struct fattrs_fsupport *fsup, enum fattrs_fflag flag,
 		    unsigned int flags, bool *ret_wrote)
 {
 	const struct fattrs_fflag_info *fi = &fflag_table[flag];
@@ -845,7 +845,7 @@ static int word_set(const struct target *t, const struct fattrs_fcaps *caps, enu
 
 	*ret_wrote = false;
 	for (int i = 0; i < WORD_TRIES; i++) {
-		r = word_read(t, caps->native, &w);
+		r = word_read(t, fsup->native, &w);
 		if (no_native_word(r))
 			return 0;
 		if (r < 0)
@@ -854,11 +854,11 @@ static int word_set(const struct target *t, const struct fattrs_fcaps *caps, enu
 			return -EEXIST;
 		if (w & fi->winattr)
 			return FATTRS_FSRC_NATIVE;
-		r = word_write(t, caps->native, w | fi->winattr);
+		r = word_write(t, fsup->native, w | fi->winattr);
 		if (r == -EINVAL || r == -EOPNOTSUPP || r == -ERANGE)
 			return 0;
 		if (r == 0)
-			r = word_read(t, caps->native, &back);
+			r = word_read(t, fsup->native, &back);
 		if (r < 0)
 			return r;
 		if (back & fi->winattr) {
@@ -875,21 +875,21 @@ static int word_set(const struct target *t, const struct fattrs_fcaps *caps, enu
 /*
  * Whether @flag's opposite is set in any source now: 1, 0, or -errno.
  */
-static int opposite_now(const struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag)
+static int opposite_now(const struct target *t, const struct fattrs_fsupport *fsup, enum fattrs_fflag flag)
 {
 	enum fattrs_fflag opp = fflag_table[flag].opposite;
 	uint32_t w;
 	int r;
 
-	if (caps->user_xattr) {
+	if (fsup->user_xattr) {
 		r = opposite_check(t->path, t->nofollow, opp);
 		if (r == -EEXIST)
 			return 1;
 		if (r < 0)
 			return r;
 	}
-	if (caps->native != FATTRS_NATIVE_NONE) {
-		r = word_read(t, caps->native, &w);
+	if (fsup->native != FATTRS_NATIVE_NONE) {
+		r = word_read(t, fsup->native, &w);
 		if (r == 0 && (w & fflag_table[opp].winattr))
 			return 1;
 		if (r < 0 && !no_native_word(r))
@@ -908,11 +908,11 @@ static int opposite_now(const struct target *t, const struct fattrs_fcaps *caps,
  * FATTRS_FFLAG_NO_OPPOSITE_CHECK the caller's command has cleared the
  * opposite, and it is cleared again instead, as if the command came after.
  */
-static int opposite_after(const struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+static int opposite_after(const struct target *t, const struct fattrs_fsupport *fsup, enum fattrs_fflag flag,
 			  unsigned int flags, unsigned int where)
 {
 	enum fattrs_fflag undo = flag;
-	int r = opposite_now(t, caps, flag);
+	int r = opposite_now(t, fsup, flag);
 
 	if (r <= 0)
 		return r;
@@ -920,13 +920,13 @@ static int opposite_after(const struct target *t, const struct fattrs_fcaps *cap
 		undo = fflag_table[flag].opposite;
 		where = FATTRS_FSRC_XATTR | FATTRS_FSRC_NATIVE;
 	}
-	if ((where & FATTRS_FSRC_XATTR) && caps->user_xattr) {
+	if ((where & FATTRS_FSRC_XATTR) && fsup->user_xattr) {
 		r = xattr_clear(t->path, t->nofollow, undo);
 		if (r < 0)
 			return r;
 	}
-	if ((where & FATTRS_FSRC_NATIVE) && caps->native != FATTRS_NATIVE_NONE) {
-		r = word_clear(t, caps->native, fflag_table[undo].winattr);
+	if ((where & FATTRS_FSRC_NATIVE) && fsup->native != FATTRS_NATIVE_NONE) {
+		r = word_clear(t, fsup->native, fflag_table[undo].winattr);
 		if (r < 0)
 			return r;
 	}
@@ -938,86 +938,86 @@ static int opposite_after(const struct target *t, const struct fattrs_fcaps *cap
  * xattr when the filesystem dropped it (or refuses the word as invalid).
  * Under the writers' lock.
  */
-static int native_set(struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+static int native_set(struct target *t, const struct fattrs_fsupport *fsup, enum fattrs_fflag flag,
 		      unsigned int flags, unsigned int *where)
 {
 	const struct fattrs_fflag_info *fi = &fflag_table[flag];
 	bool wrote = false;
 	int r = 0;
 
-	word_lock(t, caps->native);
-	if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && caps->user_xattr)
+	word_lock(t, fsup->native);
+	if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && fsup->user_xattr)
 		r = opposite_check(t->path, t->nofollow, fi->opposite);
 	if (r == 0)
-		r = word_set(t, caps, flag, flags, &wrote);
+		r = word_set(t, fsup, flag, flags, &wrote);
 	if (r == FATTRS_FSRC_NATIVE) {
 		*where = FATTRS_FSRC_NATIVE;
 		/* Already set: nothing written, nothing to take back. */
-		r = wrote ? opposite_after(t, caps, flag, flags, *where) : 0;
+		r = wrote ? opposite_after(t, fsup, flag, flags, *where) : 0;
 	} else if (r == 0) {
 		/* Dropped: the reserved namespace keeps it. */
-		r = caps->user_xattr ? xattr_set(t->path, t->nofollow, flag) : -EOPNOTSUPP;
+		r = fsup->user_xattr ? xattr_set(t->path, t->nofollow, flag) : -EOPNOTSUPP;
 		*where = FATTRS_FSRC_XATTR;
 		if (r == 0)
-			r = opposite_after(t, caps, flag, flags, *where);
+			r = opposite_after(t, fsup, flag, flags, *where);
 	}
 	word_unlock(t);
 	return r;
 }
 
 /* Clear with a native word: the xattr and the bit, each where present.  Under the writers' lock. */
-static int native_clear(struct target *t, const struct fattrs_fcaps *caps, enum fattrs_fflag flag,
+static int native_clear(struct target *t, const struct fattrs_fsupport *fsup, enum fattrs_fflag flag,
 			unsigned int *where)
 {
 	int r = 0;
 
-	word_lock(t, caps->native);
-	if (caps->user_xattr) {
+	word_lock(t, fsup->native);
+	if (fsup->user_xattr) {
 		r = xattr_clear(t->path, t->nofollow, flag);
 		if (r == 1)
 			*where |= FATTRS_FSRC_XATTR;
 	}
 	if (r >= 0)
-		r = word_clear(t, caps->native, fflag_table[flag].winattr);
+		r = word_clear(t, fsup->native, fflag_table[flag].winattr);
 	if (r == 1)
 		*where |= FATTRS_FSRC_NATIVE;
 	word_unlock(t);
 	return r < 0 ? r : 0;
 }
 
-int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fcaps *caps,
+int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
 		     enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *ret_where)
 {
 	struct target t = { .path = path, .nofollow = nofollow, .fd = -1 };
-	struct fattrs_fcaps probed;
+	struct fattrs_fsupport probed;
 	unsigned int where = 0;
 	int r;
 
 	if (fattrs_fflag_info(flag) == NULL)
 		return -EINVAL;
-	if (caps == NULL) {
-		r = fattrs_fcaps_probe(path, nofollow, &probed);
+	if (fsup == NULL) {
+		r = fattrs_fsupport_probe(path, nofollow, &probed);
 		if (r < 0)
 			return r;
-		caps = &probed;
+		fsup = &probed;
 	}
 	/*
 	 * Without a native word the type need not be known: the kernel
 	 * answers a user.* set or remove on other files with EPERM.  A native
 	 * word is no user.* xattr, so there the type is checked first.
 	 */
-	if ((mode & S_IFMT) == 0 && (caps->native != FATTRS_NATIVE_NONE || !caps->user_xattr)) {
+	if ((mode & S_IFMT) == 0 && (fsup->native != FATTRS_NATIVE_NONE || !fsup->user_xattr)) {
 		r = file_mode(path, nofollow, &mode);
 		if (r < 0)
 			return r;
 	}
 	if ((mode & S_IFMT) != 0 && !type_can_carry(mode))
 		return -EPERM;
-	if (!caps->user_xattr && caps->native == FATTRS_NATIVE_NONE)
+	if (!fsup->user_xattr && fsup->native == FATTRS_NATIVE_NONE)
 		return -EOPNOTSUPP;
 
-	if (caps->native != FATTRS_NATIVE_NONE) {
-		r = on ? native_set(&t, caps, flag, flags, &where) : native_clear(&t, caps, flag, &where);
+	if (fsup->native != FATTRS_NATIVE_NONE) {
+		r = on ? native_set(&t, fsup, flag, flags, &where) : native_clear(&t, fsup, flag, &where);
 	} else if (on) {
 		/* The opposite first, so that a refused change writes nothing; again after (opposite_after()). */
 		r = 0;
@@ -1027,7 +1027,7 @@ int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct 
 			r = xattr_set(path, nofollow, flag);
 		where = FATTRS_FSRC_XATTR;
 		if (r == 0)
-			r = opposite_after(&t, caps, flag, flags, where);
+			r = opposite_after(&t, fsup, flag, flags, where);
 	} else {
 		r = xattr_clear(path, nofollow, flag);
 		where = r == 1 ? FATTRS_FSRC_XATTR : 0;

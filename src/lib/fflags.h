@@ -115,17 +115,17 @@ enum fattrs_native {
 #define FATTRS_CIFS_ATTRIB_XATTR "user.cifs.dosattrib"
 
 /**
- * struct fattrs_fcaps - where a filesystem can keep the four flags.
+ * struct fattrs_fsupport - where a filesystem can keep the four flags.
  * @user_xattr: it supports user.* xattrs (on regular files and directories)
  * @native:     the native attribute word it exposes, if any
  */
-struct fattrs_fcaps {
+struct fattrs_fsupport {
 	bool user_xattr;
 	enum fattrs_native native;
 };
 
 /**
- * fattrs_fcaps_probe() - find out what the filesystem of @path offers.
+ * fattrs_fsupport_probe() - find out what the filesystem of @path offers.
  * Meant to be called once per mount (the caller caches the answer by mount
  * id): every file of a mount gets the same answer.
  * @nofollow: do not follow @path if it is a symbolic link
@@ -149,7 +149,7 @@ struct fattrs_fcaps {
  * Returns: 0, or -errno: -ENOENT, -ENOTDIR, -EACCES (a path component),
  * -ELOOP, -ENOMEM, ...
  */
-int fattrs_fcaps_probe(const char *path, bool nofollow, struct fattrs_fcaps *ret);
+int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsupport *ret);
 
 /* ------------------------------------------------------------- reading */
 
@@ -191,7 +191,7 @@ struct fattrs_fflags {
  * @mode:     @path's st_mode if the caller has it (from its own statx; its
  *            S_IFMT bits are what counts), else 0: the file type is then
  *            learnt with one more stat call
- * @caps:     what the filesystem offers (fattrs_fcaps_probe()), or NULL to
+ * @fsup:     what the filesystem offers (fattrs_fsupport_probe()), or NULL to
  *            probe it here (costly: probe once per mount instead)
  * @stx:      the caller's statx of @path, or NULL; used only when the build
  *            headers define STATX_ATTR_* bits for the flags (none exist
@@ -201,7 +201,7 @@ struct fattrs_fflags {
  * One llistxattr(2) (a buffer big enough for a few dozen names; a longer
  * list costs a size query and a retry, repeated if the list keeps growing),
  * one getxattr(2) for each reserved name present (to validate its value),
- * and one of the native word when @caps has one.  A flag reads as set when
+ * and one of the native word when @fsup has one.  A flag reads as set when
  * any source says so.  Not a regular file or directory, or a filesystem
  * with neither user xattrs nor a native word: every flag reads
  * FATTRS_FUNSUPPORTED, and that is not an error.
@@ -209,7 +209,7 @@ struct fattrs_fflags {
  * Returns: 0, or -errno: -ENOENT, -EACCES, -ENOTDIR, -ELOOP, -ENOMEM,
  * -E2BIG (more names than listxattr(2) can return), ...
  */
-int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct fattrs_fcaps *caps,
+int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
 		      const struct fattrs_statx_buf *stx, struct fattrs_fflags *ret);
 
 /** fattrs_fflags_release() - free what @f holds (not @f itself); @f may be NULL. */
@@ -236,7 +236,7 @@ enum {
  *             answer then tells the file type where it can; with a native
  *             word, or without user xattrs, the type is learnt with one
  *             more stat call)
- * @caps:      what the filesystem offers (fattrs_fcaps_probe()), or NULL to
+ * @fsup:      what the filesystem offers (fattrs_fsupport_probe()), or NULL to
  *             probe it here
  * @flag:      which flag
  * @on:        true to set, false to clear
@@ -284,7 +284,7 @@ enum {
  *           succeeded (the filesystem or server kept it)
  * -ENOENT, -EACCES, -EROFS, -ENOSPC, -EDQUOT, ... as the kernel says.
  */
-int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fcaps *caps,
+int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
 		     enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *ret_where);
 
 #endif /* FATTRS_FFLAGS_H */

@@ -21,8 +21,8 @@
 struct entry {
 	struct fattrs_mntinfo info;
 	bool info_known;	/* looked up in the mount table (only when asked: it loads libmount) */
-	bool fcaps_known;
-	struct fattrs_fcaps fcaps;
+	bool fsupport_known;
+	struct fattrs_fsupport fsupport;
 	dev_t dev;		/* its device, once a file of it was met by device */
 	bool dev_known;
 	const struct fattrs_fstype *by_magic;	/* its row by statfs(2) magic, once asked */
@@ -200,24 +200,24 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 	return 0;
 }
 
-int fattrs_mntcache_fcaps(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
-			  struct fattrs_fcaps *ret)
+int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
+			  struct fattrs_fsupport *ret)
 {
 	struct entry *e;
 	int r;
 
 	if (mnt_id == 0)
-		return fattrs_fcaps_probe(path, nofollow, ret);
+		return fattrs_fsupport_probe(path, nofollow, ret);
 	e = entry_for(c, mnt_id);
 	if (e == NULL)
 		return -ENOMEM;
-	if (!e->fcaps_known) {
-		r = fattrs_fcaps_probe(path, nofollow, &e->fcaps);
+	if (!e->fsupport_known) {
+		r = fattrs_fsupport_probe(path, nofollow, &e->fsupport);
 		if (r < 0)
 			return r;
-		e->fcaps_known = true;
+		e->fsupport_known = true;
 	}
-	*ret = e->fcaps;
+	*ret = e->fsupport;
 	return 0;
 }
 
@@ -226,8 +226,8 @@ struct fattrs_mounts *fattrs_mntcache_mounts(struct fattrs_mntcache *c)
 	return c->mounts;
 }
 
-int fattrs_mntcache_fcaps_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
-			      struct fattrs_fcaps *ret, const struct fattrs_fstype **ret_type)
+int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
+			      struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type)
 {
 	struct fattrs_statx_buf stx;
 	struct statfs sfs;
@@ -251,14 +251,14 @@ int fattrs_mntcache_fcaps_dev(struct fattrs_mntcache *c, dev_t dev, const char *
 		e->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 		e->dev_known = true;
 	}
-	if (!e->fcaps_known) {
-		r = fattrs_fcaps_probe(path, nofollow, &e->fcaps);
+	if (!e->fsupport_known) {
+		r = fattrs_fsupport_probe(path, nofollow, &e->fsupport);
 		if (r < 0)
 			return r;
 		e->by_magic = statfs(path, &sfs) == 0 ? fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
-		e->fcaps_known = true;
+		e->fsupport_known = true;
 	}
-	*ret = e->fcaps;
+	*ret = e->fsupport;
 	if (ret_type != NULL)
 		*ret_type = e->by_magic;
 	return 0;

@@ -90,7 +90,7 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 	}
 
 	/* 2. A named scratch file: RENAME_NOREPLACE (and xattrs, if not known). */
-	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_NAMED, FATTRS_TMP_SCRATCH, &named);
+	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_NAMED, FATTRS_TMP_UNPUBLISHED, &named);
 	if (r == 0) {
 		if (p.tmpfile_errno != 0)
 			p.xattr_errno = xattr_try(fattrs_tmpfile_fd(named));

@@ -401,13 +401,13 @@ static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 		.mode = tf->mode,
 		.fd = -1,
 		.slot = -1,
-		.scratch = (tf->flags & (FATTRS_TMP_SCRATCH | FATTRS_TMP_HOLD)) != 0,
+		.scratch = (tf->flags & (FATTRS_TMP_UNPUBLISHED | FATTRS_TMP_HOLD)) != 0,
 		.lock = (tf->flags & FATTRS_TMP_RECLAIM) != 0,
 	};
 	char *path;
 	int r;
 
-	if (tf->flags & FATTRS_TMP_SCRATCH) {
+	if (tf->flags & FATTRS_TMP_UNPUBLISHED) {
 		/* A scratch name in an append-only directory could never be removed again. */
 		r = dir_refuses_removal(tf->dirfd, tmpl->path);
 		if (r < 0)
@@ -736,7 +736,7 @@ int fattrs_tmpfile_link(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmp
 	return 0;
 }
 
-void fattrs_tmpfile_keep(struct fattrs_tmpfile *tf)
+void fattrs_tmpfile_release(struct fattrs_tmpfile *tf)
 {
 	scratch_release(tf);
 }
@@ -1386,7 +1386,7 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 			struct fattrs_tmpl tmpl;
 			char *hidden = fattrs_tmpl_hidden_for(path, &tmpl);
 
-			tf->flags |= FATTRS_TMP_SCRATCH | FATTRS_TMP_RECLAIM;
+			tf->flags |= FATTRS_TMP_UNPUBLISHED | FATTRS_TMP_RECLAIM;
 			r = hidden != NULL ? relink_as_named(tf, &tmpl, flags) : -ENOMEM;
 			free(hidden);
 			if (r == 0)

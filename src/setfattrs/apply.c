@@ -56,7 +56,7 @@ static bool is_locking_flag(const struct fattrs_kflag *f)
 }
 
 /* What a file not stat'ed offers for the fattrs flags (sf_want_nostat()). */
-static const struct fattrs_fcaps nostat_caps = { .user_xattr = true, .native = FATTRS_NATIVE_NONE };
+static const struct fattrs_fsupport nostat_fsupport = { .user_xattr = true, .native = FATTRS_NATIVE_NONE };
 
 /* The library's per-mount cache, made on first use (NULL: out of memory). */
 static struct fattrs_mntcache *mntcache(struct setfattrs_control *ctl)
@@ -72,13 +72,13 @@ static struct fattrs_mntcache *mntcache(struct setfattrs_control *ctl)
  * (sf_want_nostat()): user xattrs, no native word, no overlayfs, as on
  * every filesystem mounted then.
  */
-static int caps_of(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fcaps *ret,
+static int fsupport_of(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret,
 		   const struct fattrs_fstype **ret_type)
 {
 	struct fattrs_mntcache *mc;
 
 	if (p->mode == 0) {
-		*ret = nostat_caps;
+		*ret = nostat_fsupport;
 		if (ret_type != NULL)
 			*ret_type = NULL;
 		return 0;
@@ -86,13 +86,13 @@ static int caps_of(struct setfattrs_control *ctl, const struct file_plan *p, str
 	mc = mntcache(ctl);
 	if (mc == NULL)
 		return -ENOMEM;
-	/* fattrs_mntcache_fcaps_dev() wants a path from the working directory. */
-	return fattrs_mntcache_fcaps_dev(mc, p->dev, p->path, p->nofollow, ret, ret_type);
+	/* fattrs_mntcache_fsupport_dev() wants a path from the working directory. */
+	return fattrs_mntcache_fsupport_dev(mc, p->dev, p->path, p->nofollow, ret, ret_type);
 }
 
-int sf_caps_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fcaps *ret)
+int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret)
 {
-	return caps_of(ctl, p, ret, NULL);
+	return fsupport_of(ctl, p, ret, NULL);
 }
 
 /* ------------------------------------------------------ kernel flags */
@@ -306,13 +306,13 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 static bool fflag_apply(struct setfattrs_control *ctl, struct file_plan *p, enum fattrs_fflag f, bool opp_cleared)
 {
 	size_t i = sf_n_kflags() + (size_t)f;
-	struct fattrs_fcaps caps;
+	struct fattrs_fsupport fsup;
 	const struct fattrs_fflag_info *fi = fattrs_fflag_info(f);
 	int r;
 
-	r = sf_caps_for(ctl, p, &caps);
+	r = sf_fsupport_for(ctl, p, &fsup);
 	if (r == 0)
-		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, &caps, f, p->on[i],
+		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, &fsup, f, p->on[i],
 				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
 	if (r == 0) {
 		p->state[i] = STEP_APPLIED;
@@ -363,10 +363,10 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct file_plan *p, enum
 /* Whether @p's file is on overlayfs (known once its filesystem was probed for the fattrs flags). */
 static bool on_overlay(struct setfattrs_control *ctl, const struct file_plan *p)
 {
-	struct fattrs_fcaps caps;
+	struct fattrs_fsupport fsup;
 	const struct fattrs_fstype *t;
 
-	return caps_of(ctl, p, &caps, &t) == 0 && t != NULL && t->copy_up;
+	return fsupport_of(ctl, p, &fsup, &t) == 0 && t != NULL && t->copy_up;
 }
 
 /*
@@ -443,8 +443,8 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 {
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
-	struct fattrs_fcaps caps;
-	bool have_caps = false;
+	struct fattrs_fsupport fsup;
+	bool have_fsupport = false;
 	const char *type = NULL;
 	size_t nk = sf_n_kflags();
 	bool have_stx, locked;
@@ -500,14 +500,14 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 
 		if (p->state[i] != STEP_PENDING || !fread)
 			continue;
-		if (!have_caps && sf_caps_for(ctl, p, &caps) < 0)
+		if (!have_fsupport && sf_fsupport_for(ctl, p, &fsup) < 0)
 			break;
-		have_caps = true;
+		have_fsupport = true;
 		p->state[i] = STEP_FAILED;
 		if (!S_ISREG(p->mode) && !S_ISDIR(p->mode))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: a %s cannot carry it (the kernel keeps user xattrs on regular files and directories only)"),
 				     p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), sf_type_word(p->mode));
-		else if (!caps.user_xattr && caps.native == FATTRS_NATIVE_NONE)
+		else if (!fsup.user_xattr && fsup.native == FATTRS_NATIVE_NONE)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
 				     p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), type);
 		else if (p->on[i] && (p->old[o] == 1 || p->old[o] == 2) && !(p->state[o] == STEP_PENDING && !p->on[o]))
@@ -591,11 +591,11 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 			kread = r == 0;
 		}
 		if (ctl->fops) {
-			struct fattrs_fcaps caps;
+			struct fattrs_fsupport fsup;
 
-			r = sf_caps_for(ctl, &p, &caps);
+			r = sf_fsupport_for(ctl, &p, &fsup);
 			if (r == 0)
-				r = fattrs_fflags_get(path, nofollow, p.mode, &caps, NULL, &fcur);
+				r = fattrs_fflags_get(path, nofollow, p.mode, &fsup, NULL, &fcur);
 			if (r < 0) {
 				sf_fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quotef(shown));
 				sf_report_unread(ctl, shown);
@@ -722,7 +722,7 @@ static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, cons
 				  const struct stat *st, bool nofollow)
 {
 	for (int k = 0; k < ctl->nfsteps; k++) {
-		if (fattrs_fflag_set(path, nofollow, 0, &nostat_caps, ctl->fsteps[k].f, ctl->fsteps[k].on,
+		if (fattrs_fflag_set(path, nofollow, 0, &nostat_fsupport, ctl->fsteps[k].f, ctl->fsteps[k].on,
 				     ctl->fsteps[k].flags, NULL) != 0)
 			return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
 	}

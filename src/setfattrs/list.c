@@ -49,7 +49,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 	struct fattrs_fflags ff = { .unknown = NULL };
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
-	struct fattrs_fcaps caps;
+	struct fattrs_fsupport fsup;
 	struct file_plan p = { .path = file, .shown = file, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
 	bool fok = false;
 	size_t nk = sf_n_kflags();
@@ -74,9 +74,9 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 			cli_warn(-kerr, _("cannot read the flags of %s"), cli_quotef(file));
 			return CLI_EXIT_FAILURE;
 		}
-		r = sf_caps_for(ctl, &p, &caps);
+		r = sf_fsupport_for(ctl, &p, &fsup);
 		if (r == 0)
-			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, &caps, &stx, &ff);
+			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, &fsup, &stx, &ff);
 		if (r < 0) {
 			cli_warn(-r, _("cannot read the fattrs flags of %s"), cli_quotef(file));
 			return CLI_EXIT_FAILURE;

@@ -197,7 +197,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	const char *rfile = ctl->reference;
 	struct fattrs_kattr ka;
 	struct fattrs_fflags ff = { .unknown = NULL };
-	struct fattrs_fcaps caps;
+	struct fattrs_fsupport fsup;
 	struct fattrs_statx_buf stx;
 	struct fattrs_mntinfo mi = { .keeps = NULL };
 	struct file_plan p = { .path = rfile, .shown = rfile, .dirfd = AT_FDCWD, .nofollow = ctl->nofollow };
@@ -218,9 +218,9 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 				FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);
 	if (kerr < 0 && kerr != -EOPNOTSUPP)
 		cli_die(CLI_EXIT_FAILURE, -kerr, _("cannot read the flags of %s"), cli_quotef(rfile));
-	r = sf_caps_for(ctl, &p, &caps);
+	r = sf_fsupport_for(ctl, &p, &fsup);
 	if (r == 0)
-		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, &caps, NULL, &ff);
+		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, &fsup, NULL, &ff);
 	if (r < 0)
 		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the fattrs flags of %s"), cli_quotef(rfile));
 	fattrs_flagops_init(&ctl->ops);

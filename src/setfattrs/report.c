@@ -54,7 +54,7 @@ const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *pat
 {
 	static char named[64];
 	struct fattrs_statx_buf stx;
-	struct fattrs_fcaps caps;
+	struct fattrs_fsupport fsup;
 	const char *type;
 
 	if (fattrs_statx(dirfd, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx) < 0)
@@ -63,8 +63,8 @@ const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *pat
 	if (type == NULL)
 		return "this";
 	if ((strcmp(type, "fuse") == 0 || strcmp(type, "fuseblk") == 0) && ctl->mntcache != NULL &&
-	    fattrs_mntcache_fcaps(ctl->mntcache, stx.stx_mnt_id, path, nofollow, &caps) == 0 &&
-	    caps.native == FATTRS_NATIVE_NTFS) {
+	    fattrs_mntcache_fsupport(ctl->mntcache, stx.stx_mnt_id, path, nofollow, &fsup) == 0 &&
+	    fsup.native == FATTRS_NATIVE_NTFS) {
 		(void)snprintf(named, sizeof(named), "%s (ntfs-3g)", type);
 		return named;
 	}

@@ -110,7 +110,7 @@ size_t sf_n_kflags(void);
 const struct fattrs_kflag *sf_krow(size_t i);
 bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap);
 const char *sf_flag_name(size_t i);
-int sf_caps_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fcaps *ret);
+int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret);
 bool sf_is_sizehint(const struct fattrs_kflag *f);
 void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow);
 bool sf_want_nostat(struct setfattrs_control *ctl);

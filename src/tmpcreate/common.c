@@ -108,7 +108,7 @@ struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, cons
 	cleanup_on_signals();
 	if (r == 0)
 		r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method,
-				       FATTRS_TMP_SCRATCH | FATTRS_TMP_RECLAIM, &tf);
+				       FATTRS_TMP_UNPUBLISHED | FATTRS_TMP_RECLAIM, &tf);
 	free(path);
 	if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
 		cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),

@@ -163,7 +163,7 @@ int mktemp_main(struct tmpcreate_control *ctl, const char **args)
 				cli_warn(err, _("write error"));
 			status = CLI_EXIT_FAILURE;
 		} else if (tf != NULL) {
-			fattrs_tmpfile_keep(tf);
+			fattrs_tmpfile_release(tf);
 		}
 	}
 	fattrs_tmpdir_release(hold);

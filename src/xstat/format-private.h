@@ -55,7 +55,7 @@ struct file_lookups {
 	bool unique_na;
 	int merr;
 	struct fattrs_mount mnt;
-	struct fattrs_fcaps caps;	/* of the mount, when @ferr is 0 */
+	struct fattrs_fsupport fsup;	/* of the mount, when @ferr is 0 */
 	char *other;		/* fattrs_other, joined (NULL: not made yet) */
 	char detail[128];
 };

@@ -266,13 +266,13 @@ int get_sattr(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 }
 
 /* What the filesystem of @f's mount offers for the fattrs flags: the library probes it once per mount. */
-static int fcaps(struct fmt_file *f, const char *path, struct fattrs_fcaps *ret)
+static int fsupport(struct fmt_file *f, const char *path, struct fattrs_fsupport *ret)
 {
 	struct fattrs_mntcache *mc = mntcache_of(f->ctx);
 
 	if (mc == NULL)
-		return fattrs_fcaps_probe(path, nofollow(f), ret);
-	return fattrs_mntcache_fcaps(mc, has(f, STATX_MNT_ID) ? f->stx->stx_mnt_id : 0, path, nofollow(f), ret);
+		return fattrs_fsupport_probe(path, nofollow(f), ret);
+	return fattrs_mntcache_fsupport(mc, has(f, STATX_MNT_ID) ? f->stx->stx_mnt_id : 0, path, nofollow(f), ret);
 }
 
 static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
@@ -281,17 +281,17 @@ static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 
 	if (l->ferr == 1) {
 		const char *path = plain_path(f, l);
-		struct fattrs_fcaps caps;
+		struct fattrs_fsupport fsup;
 
 		if (path == NULL) {
 			l->ferr = -ENOMEM;
 		} else {
-			l->ferr = fcaps(f, path, &caps);
-			l->caps = caps;
+			l->ferr = fsupport(f, path, &fsup);
+			l->fsup = fsup;
 			if (l->ferr == 0)
 				l->ferr = fattrs_fflags_get(path, nofollow(f),
 							    has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
-							    &caps, f->stx, &l->ff);
+							    &fsup, f->stx, &l->ff);
 		}
 		if (l->ferr < 0)
 			cli_warn(-l->ferr, _("cannot llistxattr %s"), qname(f));
@@ -390,7 +390,7 @@ const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
 		n += (size_t)snprintf(l->detail + n, sizeof(l->detail) - n, "statx");
 	if ((src & FATTRS_FSRC_NATIVE) && n < sizeof(l->detail))
 		n += (size_t)snprintf(l->detail + n, sizeof(l->detail) - n, "%s%s", n ? "," : "",
-				      l->caps.native == FATTRS_NATIVE_CIFS ? FATTRS_CIFS_ATTRIB_XATTR
+				      l->fsup.native == FATTRS_NATIVE_CIFS ? FATTRS_CIFS_ATTRIB_XATTR
 									   : FATTRS_NTFS_ATTRIB_XATTR);
 	if ((src & FATTRS_FSRC_XATTR) && n < sizeof(l->detail))
 		snprintf(l->detail + n, sizeof(l->detail) - n, "%s%s", n ? "," : "", fi->xattr);

@@ -42,8 +42,8 @@
 #define LIST_FAST 1024			/* that buffer's size (src/lib/fflags.c) */
 
 static const char *fs_type;		/* $FATTRS_TEST_FS, or NULL */
-static struct fattrs_fcaps caps;	/* of the test directory */
-static bool can_carry;			/* caps says the flags can be kept here */
+static struct fattrs_fsupport fsup;	/* of the test directory */
+static bool can_carry;			/* fsup says the flags can be kept here */
 
 static const char *const state_words[] = {
 	[FATTRS_FCLEAR] = "clear",
@@ -122,7 +122,7 @@ static void find_native_keeps(void)
 
 	for (int i = 0; i < FATTRS_NFFLAGS; i++)
 		all |= fattrs_fflag_info((enum fattrs_fflag)i)->winattr;
-	if (caps.native != FATTRS_NATIVE_NTFS || !make_file("keeps"))
+	if (fsup.native != FATTRS_NATIVE_NTFS || !make_file("keeps"))
 		return;
 	w = (uint32_t)ntfs_word(f) | all;
 	if (lsetxattr(f, FATTRS_NTFS_ATTRIB_XATTR, &w, sizeof(w), 0) == 0 && ntfs_word(f) >= 0)
@@ -141,12 +141,12 @@ static unsigned int expect_where(enum fattrs_fflag f)
 /* Read @path's flags (not followed, type from the kernel). */
 static int get(const char *path, struct fattrs_fflags *f)
 {
-	return fattrs_fflags_get(path, true, 0, &caps, NULL, f);
+	return fattrs_fflags_get(path, true, 0, &fsup, NULL, f);
 }
 
 static int set(const char *path, enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *where)
 {
-	return fattrs_fflag_set(path, true, 0, &caps, flag, on, flags, where);
+	return fattrs_fflag_set(path, true, 0, &fsup, flag, on, flags, where);
 }
 
 /* The state of one flag of @path, or -errno. */
@@ -259,21 +259,21 @@ static void test_fflags__value(void)
 enum { N_CAPS = 9 };
 static void test_fflags__caps(void)
 {
-	struct fattrs_fcaps file = { 0 }, fifo = { 0 }, link = { 0 };
+	struct fattrs_fsupport file = { 0 }, fifo = { 0 }, link = { 0 };
 	int r;
 
 	r = make_file("f") && mkfifoat(topfd, "p", 0644) == 0 && symlinkat("f", topfd, "l") == 0;
 	if (fail_unless(r, N_CAPS - 2, "no files", "make a file, a fifo and a symlink: %s", strerror(errno)))
 		return;
-	is_int(fattrs_fcaps_probe(tp("f"), true, &file), 0, "probe a regular file");
-	tap_ok(file.user_xattr == caps.user_xattr && file.native == caps.native,
+	is_int(fattrs_fsupport_probe(tp("f"), true, &file), 0, "probe a regular file");
+	tap_ok(file.user_xattr == fsup.user_xattr && file.native == fsup.native,
 	       "a file gets its directory's answer");
-	is_int(fattrs_fcaps_probe(tp("p"), true, &fifo), 0, "probe a fifo");
-	tap_ok(fifo.user_xattr == caps.user_xattr && fifo.native == caps.native,
+	is_int(fattrs_fsupport_probe(tp("p"), true, &fifo), 0, "probe a fifo");
+	tap_ok(fifo.user_xattr == fsup.user_xattr && fifo.native == fsup.native,
 	       "a fifo gets its directory's answer (user.* gets there always say ENODATA)");
-	tap_ok(fattrs_fcaps_probe(tp("l"), true, &link) == 0 && link.user_xattr == caps.user_xattr &&
-	       link.native == caps.native, "a symlink not followed gets its directory's answer");
-	is_int(fattrs_fcaps_probe(tp("missing"), true, &link), -ENOENT, "a missing path is -ENOENT");
+	tap_ok(fattrs_fsupport_probe(tp("l"), true, &link) == 0 && link.user_xattr == fsup.user_xattr &&
+	       link.native == fsup.native, "a symlink not followed gets its directory's answer");
+	is_int(fattrs_fsupport_probe(tp("missing"), true, &link), -ENOENT, "a missing path is -ENOENT");
 
 	if (fs_type == NULL) {
 		skip_n(2, "FATTRS_TEST_FS not set: no expectations for this filesystem");
@@ -281,8 +281,8 @@ static void test_fflags__caps(void)
 		bool user = strcmp(fs_type, "ramfs") != 0;
 		enum fattrs_native native = strcmp(fs_type, "ntfs-3g") == 0 ? FATTRS_NATIVE_NTFS : FATTRS_NATIVE_NONE;
 
-		is_int(caps.user_xattr, user, "%s: user xattrs %s", fs_type, user ? "supported" : "unsupported");
-		is_int(caps.native, native, "%s: native word %s", fs_type,
+		is_int(fsup.user_xattr, user, "%s: user xattrs %s", fs_type, user ? "supported" : "unsupported");
+		is_int(fsup.native, native, "%s: native word %s", fs_type,
 		       native == FATTRS_NATIVE_NTFS ? "system.ntfs_attrib" : "none");
 	}
 	left_only("f", "p", "l", NULL);
@@ -303,7 +303,7 @@ static void setclear_one(const char *kind, const char *path)
 		       want == FATTRS_FSRC_NATIVE ? "native word" : "xattr");
 		is_str(xget(path, fi->xattr), want == FATTRS_FSRC_XATTR ? "1" : "(none)",
 		       "%s: +%s: getxattr(%s)", kind, fi->name, fi->xattr);
-		if (caps.native == FATTRS_NATIVE_NTFS)
+		if (fsup.native == FATTRS_NATIVE_NTFS)
 			is_int((ntfs_word(path) & fi->winattr) != 0, want == FATTRS_FSRC_NATIVE,
 			       "%s: +%s: its bit in system.ntfs_attrib", kind, fi->name);
 		else
@@ -318,7 +318,7 @@ static void setclear_one(const char *kind, const char *path)
 		is_int(set(path, (enum fattrs_fflag)i, false, 0, &where), 0, "%s: -%s", kind, fi->name);
 		is_int(where, want, "%s: -%s says where it was", kind, fi->name);
 		tap_ok(strcmp(xget(path, fi->xattr), "(none)") == 0 &&
-		       (caps.native != FATTRS_NATIVE_NTFS || (ntfs_word(path) & fi->winattr) == 0),
+		       (fsup.native != FATTRS_NATIVE_NTFS || (ntfs_word(path) & fi->winattr) == 0),
 		       "%s: -%s leaves neither xattr nor native bit", kind, fi->name);
 		r = get(path, &f);
 		tap_ok(r == 0 && all_state(&f, FATTRS_FCLEAR) && f.source[i] == 0 && f.n_unknown == 0,
@@ -361,7 +361,7 @@ static void test_fflags__values(void)
 	char longv[300];
 	unsigned int where;
 
-	if (skip_unless(can_carry && caps.user_xattr, N_VALUES - 1, NO_XATTR))
+	if (skip_unless(can_carry && fsup.user_xattr, N_VALUES - 1, NO_XATTR))
 		return;
 	if (fail_unless(make_file("f"), N_VALUES - 2, "no file", "make a file: %s", strerror(errno)))
 		return;
@@ -406,7 +406,7 @@ static void test_fflags__unknown(void)
 	unsigned int where;
 	int r;
 
-	if (skip_unless(can_carry && caps.user_xattr, N_UNKNOWN - 1, NO_XATTR))
+	if (skip_unless(can_carry && fsup.user_xattr, N_UNKNOWN - 1, NO_XATTR))
 		return;
 	r = make_file("f") && xset(f, "user.fattr.foo", "bar", 3) && xset(f, "user.fattr.Pinned", "1", 1) &&
 	    xset(f, "user.fattrx", "1", 1) && xset(f, "user.other", "1", 1);
@@ -455,7 +455,7 @@ static void test_fflags__opposites(void)
 		tap_ok(set(f, a, false, 0, &where) == 0 && set(f, b, false, 0, &where) == 0 &&
 		       state_of(f, a) == FATTRS_FCLEAR && state_of(f, b) == FATTRS_FCLEAR, "-%s -%s", an, bn);
 	}
-	if (caps.user_xattr) {
+	if (fsup.user_xattr) {
 		(void)xset(f, fattrs_fflag_info(FATTRS_PINNED)->xattr, "2", 1);
 		is_int(set(f, FATTRS_OFFLINE, true, 0, &where), -EEXIST, "+offline while pinned is \"2\" is -EEXIST");
 		(void)xset(f, fattrs_fflag_info(FATTRS_PINNED)->xattr, "yes", 3);
@@ -502,7 +502,7 @@ static void test_fflags__special(void)
 	if (fail_unless(r, N_SPECIAL - 2, "no files", "make a file, a symlink and a fifo: %s", strerror(errno)))
 		return;
 	(void)lstat(l, &st);
-	r = fattrs_fflags_get(l, true, st.st_mode, &caps, NULL, &fl);
+	r = fattrs_fflags_get(l, true, st.st_mode, &fsup, NULL, &fl);
 	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "symlink, mode given: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
@@ -510,11 +510,11 @@ static void test_fflags__special(void)
 	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "symlink, mode 0: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
-	is_int(fattrs_fflag_set(l, true, st.st_mode, &caps, FATTRS_OFFLINE, true, 0, NULL), -EPERM,
+	is_int(fattrs_fflag_set(l, true, st.st_mode, &fsup, FATTRS_OFFLINE, true, 0, NULL), -EPERM,
 	       "symlink, mode given: +offline is -EPERM");
 	is_int(set(l, FATTRS_OFFLINE, true, 0, NULL), -EPERM, "symlink, mode 0: +offline is -EPERM");
 	is_int(set(l, FATTRS_OFFLINE, false, 0, NULL), -EPERM, "symlink, mode 0: -offline is -EPERM");
-	tap_ok(fattrs_fflag_set(l, false, 0, &caps, FATTRS_INTEGRITY, true, 0, NULL) == want_follow &&
+	tap_ok(fattrs_fflag_set(l, false, 0, &fsup, FATTRS_INTEGRITY, true, 0, NULL) == want_follow &&
 	       (!can_carry || state_of(tp("f"), FATTRS_INTEGRITY) == FATTRS_FSET),
 	       "symlink followed: +integrity reaches the file (%s)", can_carry ? "set" : "-EOPNOTSUPP");
 
@@ -523,22 +523,22 @@ static void test_fflags__special(void)
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	r = fattrs_fflags_get(p, false, 0, NULL, NULL, &fl);
-	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "fifo, followed, caps probed here: unsupported");
+	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "fifo, followed, fsup probed here: unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	is_int(set(p, FATTRS_PINNED, true, 0, NULL), -EPERM, "fifo, mode 0: +pinned is -EPERM");
-	is_int(fattrs_fflag_set(p, true, S_IFIFO | 0644, &caps, FATTRS_PINNED, true, 0, NULL), -EPERM,
+	is_int(fattrs_fflag_set(p, true, S_IFIFO | 0644, &fsup, FATTRS_PINNED, true, 0, NULL), -EPERM,
 	       "fifo, mode given: +pinned is -EPERM");
 	is_int(set(p, FATTRS_NOSCRUB, false, 0, NULL), -EPERM, "fifo, mode 0: -noscrub is -EPERM");
 
 	/* A mode without its file-type bits says nothing of the type: looked up, like 0. */
-	r = fattrs_fflags_get(tp("f"), true, 0644, &caps, NULL, &fl);
+	r = fattrs_fflags_get(tp("f"), true, 0644, &fsup, NULL, &fl);
 	tap_ok(r == 0 && (can_carry ? fl.state[FATTRS_INTEGRITY] == FATTRS_FSET
 				    : all_state(&fl, FATTRS_FUNSUPPORTED)),
 	       "a regular file with mode 0644 (no S_IFMT bits) reads its flags");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
-	is_int(fattrs_fflag_set(tp("f"), true, 0644, &caps, FATTRS_INTEGRITY, false, 0, NULL),
+	is_int(fattrs_fflag_set(tp("f"), true, 0644, &fsup, FATTRS_INTEGRITY, false, 0, NULL),
 	       can_carry ? 0 : -EOPNOTSUPP, "a regular file with mode 0644 has a flag cleared");
 	left_only("f", "l", "p", NULL);
 }
@@ -551,14 +551,14 @@ static void test_fflags__missing(void)
 
 	is_int(get(m, &fl), -ENOENT, "get of a missing path is -ENOENT");
 	is_int(fl.n_unknown, 12345, "and leaves its result alone");
-	is_int(fattrs_fflags_get(m, true, S_IFREG, &caps, NULL, &fl), can_carry ? -ENOENT : 0,
+	is_int(fattrs_fflags_get(m, true, S_IFREG, &fsup, NULL, &fl), can_carry ? -ENOENT : 0,
 	       "get of a missing path, mode given: %s", can_carry ? "-ENOENT" : "unsupported without a look");
 	if (fl.n_unknown != 12345)
 		fattrs_fflags_release(&fl);
 	tap_ok(set(m, FATTRS_OFFLINE, true, 0, NULL) == -ENOENT && set(m, FATTRS_OFFLINE, false, 0, NULL) == -ENOENT,
 	       "+offline and -offline of a missing path are -ENOENT");
 	is_int(fattrs_fflag_set(m, true, 0, NULL, FATTRS_PINNED, true, 0, NULL), -ENOENT,
-	       "+pinned of a missing path, caps probed there, is -ENOENT");
+	       "+pinned of a missing path, fsup probed there, is -ENOENT");
 	nothing_left();
 }
 
@@ -573,7 +573,7 @@ static void test_fflags__many(void)
 	char name[64];
 	int n = 0, r;
 
-	if (skip_unless(can_carry && caps.user_xattr, N_MANY - 1, NO_XATTR))
+	if (skip_unless(can_carry && fsup.user_xattr, N_MANY - 1, NO_XATTR))
 		return;
 	if (fail_unless(make_file("f") && set(f, FATTRS_NOSCRUB, true, 0, NULL) == 0, N_MANY - 2, "no file",
 			"make a file with noscrub: %s", strerror(errno)))
@@ -620,7 +620,7 @@ static void test_fflags__ntfs(void)
 	long long dw;
 	int r;
 
-	if (skip_unless(caps.native == FATTRS_NATIVE_NTFS, N_NTFS - 1, "no system.ntfs_attrib on this filesystem"))
+	if (skip_unless(fsup.native == FATTRS_NATIVE_NTFS, N_NTFS - 1, "no system.ntfs_attrib on this filesystem"))
 		return;
 	if (fail_unless(make_file("f") && mkdirat(topfd, "d", 0755) == 0, N_NTFS - 2, "no files",
 			"make a file and a directory: %s", strerror(errno)))
@@ -705,10 +705,10 @@ static void test_fflags__unsupported_fs(void)
 
 static char outbuf[BUFSIZ];	/* the driver's stdout buffer */
 
-/* The caller's part: caps once per mount, the mode from its own stat; then the marker. */
-static int drive_prepare(const char *path, struct fattrs_fcaps *c, struct stat *st)
+/* The caller's part: fsup once per mount, the mode from its own stat; then the marker. */
+static int drive_prepare(const char *path, struct fattrs_fsupport *c, struct stat *st)
 {
-	int r = fattrs_fcaps_probe(path, true, c);
+	int r = fattrs_fsupport_probe(path, true, c);
 
 	if (r == 0 && lstat(path, st) < 0)
 		r = -errno;
@@ -732,7 +732,7 @@ static int drive_prepare(const char *path, struct fattrs_fcaps *c, struct stat *
 
 static int drive_get(const char *path)
 {
-	struct fattrs_fcaps c;
+	struct fattrs_fsupport c;
 	struct fattrs_fflags f;
 	struct stat st;
 	int r;
@@ -754,7 +754,7 @@ static int drive_get(const char *path)
 
 static int drive_set(const char *path, char **ops, int n)
 {
-	struct fattrs_fcaps c;
+	struct fattrs_fsupport c;
 	struct stat st;
 	int r, rc = 0;
 
@@ -788,8 +788,8 @@ static const char *native_word(enum fattrs_native n)
 
 static int drive_probe(const char *path, bool follow)
 {
-	struct fattrs_fcaps c;
-	int r = fattrs_fcaps_probe(path, !follow, &c);
+	struct fattrs_fsupport c;
+	int r = fattrs_fsupport_probe(path, !follow, &c);
 
 	if (r < 0) {
 		fprintf(stderr, "fflags: cannot probe '%s': %s\n", path, strerror(-r));
@@ -821,15 +821,15 @@ int main(int argc, char **argv)
 		fs_type = NULL;
 	r = top_make("fflags");
 	if (r == 0)
-		r = fattrs_fcaps_probe(topdir, true, &caps);
+		r = fattrs_fsupport_probe(topdir, true, &fsup);
 	if (!top_plan(r, N_TABLE + N_VALUE + N_CAPS + N_SETCLEAR + N_VALUES + N_UNKNOWN + N_OPP + N_ABSENT +
 			     N_SPECIAL + N_MISSING + N_MANY + N_NTFS + N_NONE))
 		return 1;
-	can_carry = caps.user_xattr || caps.native != FATTRS_NATIVE_NONE;
+	can_carry = fsup.user_xattr || fsup.native != FATTRS_NATIVE_NONE;
 	find_native_keeps();
 	printf("# %s: user xattrs %s, native word %s\n", fs_type != NULL ? fs_type : "$TMPDIR",
-	       caps.user_xattr ? "yes" : "no", native_word(caps.native));
-	if (caps.native != FATTRS_NATIVE_NONE)
+	       fsup.user_xattr ? "yes" : "no", native_word(fsup.native));
+	if (fsup.native != FATTRS_NATIVE_NONE)
 		printf("# the native word keeps 0x%x of the four bits\n", native_keeps);
 
 	test_fflags__table();

@@ -237,7 +237,7 @@ static void test_publish__onto_a_directory(void)
 
 static void test_publish__named_scratch_renamed(void)
 {
-	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_UNPUBLISHED);
 	const char *p = tf != NULL ? fattrs_tmpfile_path(tf) : NULL;
 	ino_t ino = tf != NULL ? ino_of_fd(fattrs_tmpfile_fd(tf)) : 0;
 
@@ -255,7 +255,7 @@ static void test_publish__named_scratch_renamed(void)
 
 static void test_publish__named_scratch_replaces_with_backup(void)
 {
-	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_UNPUBLISHED);
 	ino_t old = put_file("name", "old");
 
 	(void)put_file("name~", "older");
@@ -275,7 +275,7 @@ static void test_publish__named_scratch_replaces_with_backup(void)
 
 static void test_publish__named_scratch_noclobber(void)
 {
-	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_UNPUBLISHED);
 	ino_t old = put_file("name", "old");
 
 	if (tf == NULL) {
@@ -294,7 +294,7 @@ static void test_publish__named_scratch_noclobber(void)
 
 static void test_publish__named_scratch_onto_a_directory(void)
 {
-	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_UNPUBLISHED);
 
 	(void)mkdirat(topfd, "name", 0755);
 	if (tf == NULL) {
@@ -311,7 +311,7 @@ static void test_publish__named_scratch_onto_a_directory(void)
 
 static void test_publish__unpublished_scratch_removed(void)
 {
-	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_SCRATCH);
+	struct fattrs_tmpfile *tf = new_named("new", FATTRS_TMP_UNPUBLISHED);
 	char *p;
 
 	is_int(count_hidden(), 1, "an unpublished named scratch file is there");
@@ -340,7 +340,7 @@ static void test_publish__sync_dir(void)
 		       "publishing an unnamed file and syncing the directory returns 0");
 		tf = fattrs_tmpfile_free(tf);
 	}
-	tf = new_named("new", FATTRS_TMP_SCRATCH);
+	tf = new_named("new", FATTRS_TMP_UNPUBLISHED);
 	is_int(tf != NULL ? fattrs_tmpfile_publish(tf, "named", NULL, FATTRS_PUBLISH_SYNC_DIR) : -1, 0,
 	       "publishing a named file and syncing the directory returns 0");
 	tf = fattrs_tmpfile_free(tf);
@@ -348,7 +348,7 @@ static void test_publish__sync_dir(void)
 	/* In a subdirectory: the directory synced is the name's. */
 	(void)mkdirat(topfd, "sub", 0755);
 	(void)put_file("sub/name", "old");
-	tf = have_tmpfile ? new_unnamed("new") : new_named("new", FATTRS_TMP_SCRATCH);
+	tf = have_tmpfile ? new_unnamed("new") : new_named("new", FATTRS_TMP_UNPUBLISHED);
 	is_int(tf != NULL ? fattrs_tmpfile_publish(tf, "sub/name", "sub/name~", FATTRS_PUBLISH_SYNC_DIR) : -1,
 	       0, "replacing a name in a subdirectory, with a backup and a sync, returns 0");
 	is_str(read_name("sub/name"), "new", "the name there has the new contents");

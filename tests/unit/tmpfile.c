@@ -466,7 +466,7 @@ static void test_tmpfile__named_not_scratch_stays_after_free(void)
 	path_copy(r == 0 ? tf : NULL, name, sizeof(name));
 	tf = fattrs_tmpfile_free(tf);
 	tap_ok(r == 0 && exists(name),
-	       "a named file made without FATTRS_TMP_SCRATCH stays after free");
+	       "a named file made without FATTRS_TMP_UNPUBLISHED stays after free");
 	fattrs_tmpfile_cleanup_signal();
 	tap_ok(r == 0 && exists(name), "and fattrs_tmpfile_cleanup_signal() leaves it alone");
 	empty_dir(topfd);
@@ -483,7 +483,7 @@ static void test_tmpfile__scratch_unpublished_is_removed_by_free(void)
 	int r;
 
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".scratch.", 10), 0600, FATTRS_TMP_NAMED,
-			       FATTRS_TMP_SCRATCH, &tf);
+			       FATTRS_TMP_UNPUBLISHED, &tf);
 	path_copy(r == 0 ? tf : NULL, name, sizeof(name));
 	tap_ok(r == 0 && exists(name), "a scratch named file exists while open");
 	tf = fattrs_tmpfile_free(tf);
@@ -500,7 +500,7 @@ static void test_tmpfile__scratch_published_is_kept(void)
 	int r;
 
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".scratch.", 10), 0600, FATTRS_TMP_NAMED,
-			       FATTRS_TMP_SCRATCH, &tf);
+			       FATTRS_TMP_UNPUBLISHED, &tf);
 	if (r == 0)
 		r = fattrs_tmpfile_link(tf, &t.tmpl);
 	is_int(r, 0, "a scratch named file is made and published with fattrs_tmpfile_link()");
@@ -523,7 +523,7 @@ static void test_tmpfile__scratch_unnamed_link_is_kept(void)
 	if (skip_unless(have_tmpfile, 1, NO_TMPFILE))
 		return;
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, "s.", 10), 0600, FATTRS_TMP_AUTO,
-			       FATTRS_TMP_SCRATCH, &tf);
+			       FATTRS_TMP_UNPUBLISHED, &tf);
 	if (r == 0)
 		r = fattrs_tmpfile_link(tf, &t.tmpl);
 	path_copy(r == 0 ? tf : NULL, name, sizeof(name));
@@ -550,9 +550,9 @@ static void test_tmpfile__cleanup_signal_removes_scratch_names(void)
 	int ra, rb;
 
 	ra = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".sig.", 10), 0600, FATTRS_TMP_NAMED,
-				FATTRS_TMP_SCRATCH, &a);
+				FATTRS_TMP_UNPUBLISHED, &a);
 	rb = fattrs_tmpfile_new(AT_FDCWD, tt_make(&t, true, ".sig.", 10), 0600, FATTRS_TMP_NAMED,
-				FATTRS_TMP_SCRATCH, &b);
+				FATTRS_TMP_UNPUBLISHED, &b);
 	path_copy(ra == 0 ? a : NULL, na, sizeof(na));
 	path_copy(rb == 0 ? b : NULL, nb, sizeof(nb));
 	tap_ok(ra == 0 && rb == 0 && count_entries() == 2, "two scratch names exist");
@@ -585,7 +585,7 @@ static void test_tmpfile__child_signal_leaves_parent_names(void)
 
 	/* One name registered with its descriptor, one registered as trusted. */
 	rs = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".fs.", 10), 0600, FATTRS_TMP_NAMED,
-				FATTRS_TMP_SCRATCH, &scratch);
+				FATTRS_TMP_UNPUBLISHED, &scratch);
 	rh = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".fh.", 10), 0600, FATTRS_TMP_AUTO,
 				FATTRS_TMP_HOLD, &held);
 	if (rh == 0)
@@ -599,7 +599,7 @@ static void test_tmpfile__child_signal_leaves_parent_names(void)
 			(void)sigemptyset(&sa.sa_mask);
 			(void)sigaction(SIGUSR1, &sa, NULL);
 			if (fattrs_tmpfile_new(topfd, tt_make(&t, false, ".fc.", 10), 0600,
-					       FATTRS_TMP_NAMED, FATTRS_TMP_SCRATCH, &mine) < 0 ||
+					       FATTRS_TMP_NAMED, FATTRS_TMP_UNPUBLISHED, &mine) < 0 ||
 			    write(p[1], fattrs_tmpfile_path(mine),
 				  strlen(fattrs_tmpfile_path(mine))) < 0)
 				_exit(1);
@@ -634,7 +634,7 @@ static void test_tmpfile__scratch_beyond_eight_is_removed_too(void)
 		struct tt t;
 
 		if (fattrs_tmpfile_new(topfd, tt_make(&t, false, ".many.", 10), 0600,
-				       FATTRS_TMP_NAMED, FATTRS_TMP_SCRATCH, &tf[i]) == 0)
+				       FATTRS_TMP_NAMED, FATTRS_TMP_UNPUBLISHED, &tf[i]) == 0)
 			made++;
 	}
 	is_int(made, 12, "12 scratch named files are made at once");
@@ -867,7 +867,7 @@ static void test_tmpfile__scratch_remade_named_is_kept_once_linked(void)
 	if (skip_unless(have_tmpfile, 2, NO_TMPFILE))
 		return;
 	r = fattrs_tmpfile_new(topfd, tt_make(&t, false, ".sn.", 10), 0600, FATTRS_TMP_TMPFILE,
-			       FATTRS_TMP_SCRATCH, &tf);
+			       FATTRS_TMP_UNPUBLISHED, &tf);
 	if (r == 0) {
 		fail_links = true;
 		r = fattrs_tmpfile_link(tf, &t.tmpl);
