@@ -890,12 +890,11 @@ static int rename_over(int dirfd, const char *from, const char *to, int mine, bo
 /* Whether this process has capability @cap in its effective set (true when it cannot tell). */
 static bool have_cap(int cap)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	uint64_t eff;
 
-	if (syscall(SYS_capget, &h, d) < 0 || cap / 32 >= _LINUX_CAPABILITY_U32S_3)
+	if (fattrs_caps_effective(&eff) < 0 || cap >= 64)
 		return true;
-	return (d[cap / 32].effective >> (cap % 32)) & 1;
+	return (eff >> cap) & 1;
 }
 
 /*
