@@ -296,38 +296,21 @@ static int get_attributes_mask(struct fmt_file *f, const struct fmt_directive *d
 /* A symbolic link's target, as it is (not available for another type). */
 static int get_target(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	size_t size = f->stx->stx_size > 0 && f->stx->stx_size < 4096 ? f->stx->stx_size + 1 : 256;
-	char *buf = NULL;
 	const char *path;
 	unsigned flags;
 	int dirfd;
-	ssize_t n;
+	char *buf;
 
 	(void)d;
 	if (!has(f, STATX_TYPE) || !S_ISLNK(f->stx->stx_mode))
 		return FMT_VALUE_NA;
 	at_args(f, &dirfd, &path, &flags);
-	for (;;) {
-		char *nb = realloc(buf, size);
-
-		if (nb == NULL) {
-			n = -1;
-			errno = ENOMEM;
-			break;
-		}
-		buf = nb;
-		n = readlinkat(dirfd, path, buf, size);
-		if (n < 0 || (size_t)n < size)
-			break;
-		size *= 2;
-	}
-	if (n < 0) {
+	buf = read_link(dirfd, path, f->stx->stx_size);
+	if (buf == NULL) {
 		cli_warn(errno, _("cannot read symbolic link %s"), qname(f));
-		free(buf);
 		v->s = "?";
 		return FMT_VALUE_ERR;
 	}
-	buf[n] = '\0';
 	set_buf(f->ctx, buf);
 	v->s = buf;
 	return FMT_VALUE_OK;

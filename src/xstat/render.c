@@ -235,31 +235,13 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, struc
 
 		out_str(b, &p->sp, p->spec, cli_quotearg(v.s, (enum cli_quoting_style)file->ctx->quoting));
 		if (S_ISLNK(stx->stx_mode)) {
-			size_t size = stx->stx_size > 0 && stx->stx_size < 4096 ? stx->stx_size + 1 : 256;
-			char *buf = NULL;
-			ssize_t n;
+			char *buf = read_link(AT_FDCWD, v.s, stx->stx_size);
 
-			for (;;) {
-				char *nb = realloc(buf, size);
-
-				if (nb == NULL) {
-					n = -1;
-					errno = ENOMEM;
-					break;
-				}
-				buf = nb;
-				n = readlink(v.s, buf, size);
-				if (n < 0 || (size_t)n < size)
-					break;
-				size *= 2;
-			}
-			if (n < 0) {
+			if (buf == NULL) {
 				cli_warn(errno, _("cannot read symbolic link %s"),
 					 cli_quotearg(v.s, CLI_QS_SHELL_ESCAPE_ALWAYS));
-				free(buf);
 				return false;
 			}
-			buf[n] = '\0';
 			cli_buf_add(b, " -> ", 4);
 			out_str(b, &p->sp2, p->spec2, cli_quotearg(buf, (enum cli_quoting_style)file->ctx->quoting));
 			free(buf);
