@@ -37,6 +37,9 @@ UNIT_TESTS = \
 	tests/unit/random \
 	tests/unit/tmpfile
 check_PROGRAMS += $(UNIT_TESTS)
+# tests/helpers/nosys: a command run with some system calls answering ENOSYS
+check_PROGRAMS += tests/helpers/nosys
+tests_helpers_nosys_SOURCES = tests/helpers/nosys.c
 UNIT_LDADD = src/lib/libfattrs.la $(ATTR_LIBS)
 tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_copy_LDADD = $(UNIT_LDADD)

@@ -456,7 +456,7 @@ int main(int argc, char **argv)
 		fattrs_kattr_force_ioctl(true);
 	if (op == 2 || op == 4 || op == 13 || op == 14 || op == 19 || op == 21) {
 		/* once per mount, as setfattrs and xstat will: the first file's mount is all of them */
-		r = fattrs_fsupport_probe(v[0], op != 2 && op != 4, &fsup);
+		r = fattrs_fsupport_probe(AT_FDCWD, v[0], fattrs_at_nofollow(op != 2 && op != 4), &fsup);
 		if (r < 0)
 			fail("fattrs_fsupport_probe", v[0], -r);
 	}
@@ -488,7 +488,7 @@ int main(int argc, char **argv)
 			break;
 		case 2: /* lib-set */
 		case 4: /* lib-clear */
-			r = fattrs_fflag_set(p, false, 0, &fsup, FATTRS_OFFLINE, op == 2, 0, &where);
+			r = fattrs_fflag_set(AT_FDCWD, p, 0, 0, &fsup, FATTRS_OFFLINE, op == 2, 0, &where);
 			if (r < 0)
 				fail("fattrs_fflag_set", p, -r);
 			changed += where == FATTRS_FSRC_XATTR;
@@ -544,7 +544,7 @@ int main(int argc, char **argv)
 			break;
 		case 13: /* lib-get */
 		case 14: /* lib-get0 */
-			r = fattrs_fflags_get(p, true, op == 13 ? modev[i] : 0, &fsup, NULL, &ff);
+			r = fattrs_fflags_get(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW, op == 13 ? modev[i] : 0, &fsup, NULL, &ff);
 			if (r < 0)
 				fail("fattrs_fflags_get", p, -r);
 			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_FSET) + (ff.state[FATTRS_PINNED] == FATTRS_FSET);
@@ -574,7 +574,7 @@ int main(int argc, char **argv)
 		case 19: case 21: /* stx-lib-get, stx-lib-all */
 			if (stx(p, &sb) < 0)
 				fail("statx", p, errno);
-			r = fattrs_fflags_get(p, true, sb.stx_mode, &fsup, &sb, &ff);
+			r = fattrs_fflags_get(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW, sb.stx_mode, &fsup, &sb, &ff);
 			if (r < 0)
 				fail("fattrs_fflags_get", p, -r);
 			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_FSET) + (ff.state[FATTRS_PINNED] == FATTRS_FSET);

@@ -732,27 +732,29 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 
 /**
  * fattrs_mntcache_fsupport() - where mount @mnt_id keeps the fattrs(7)
- * flags: fattrs_fsupport_probe() of @path, a file on it, on the first call
- * for it.  A @mnt_id of 0 (not known) probes every time.
+ * flags: fattrs_fsupport_probe() of a file on it (@dirfd, @path,
+ * @at_flags, as that takes them), on the first call for it.  A @mnt_id of
+ * 0 (not known) probes every time.
  *
  * Returns: 0, or -errno as fattrs_fsupport_probe() (nothing cached then).
  */
-int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
-			  struct fattrs_fsupport *ret);
+int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
+			     unsigned at_flags, struct fattrs_fsupport *ret);
 
 /**
  * fattrs_mntcache_fsupport_dev() - fattrs_mntcache_fsupport() for a caller
  * that knows a file's device, not its mount: the mount of the first file
- * met of device @dev (a statx(2) of @path, from the working directory)
+ * met of device @dev (a statx(2) of the file @dirfd, @path and @at_flags name)
  * answers for every file of that device (what a filesystem keeps is its
  * superblock's: bind mounts of it agree).
- * @ret_type: if not NULL, the table's row of @path's statfs(2) magic (the
+ * @ret_type: if not NULL, the table's row of the file's statfs(2) magic (the
  *            first of its magic: enough to know an overlay or FUSE), or NULL
  *
  * Returns: 0, or -errno (of the statx, or as fattrs_fsupport_probe()).
  */
-int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
-			      struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type);
+int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path,
+				 unsigned at_flags, struct fattrs_fsupport *ret,
+				 const struct fattrs_fstype **ret_type);
 
 /**
  * fattrs_mntcache_kchange() - change a file's kernel flags

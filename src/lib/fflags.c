@@ -9,8 +9,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>		/* AT_FDCWD */
+#include <fcntl.h>		/* AT_FDCWD, O_PATH */
 #include <limits.h>		/* XATTR_LIST_MAX, XATTR_SIZE_MAX (from linux/limits.h) */
+#include <stdio.h>		/* snprintf */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>		/* nanosleep */
@@ -18,9 +19,11 @@
 #include <sys/file.h>		/* flock */
 #include <sys/statfs.h>
 #include <sys/xattr.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "testing.h"
 
 /*
  * A private constant (not in compat/linux.h: it is Windows ABI, not uapi).
@@ -147,44 +150,186 @@ enum fattrs_fstate fattrs_fflag_value(const void *v, size_t len)
 /* ------------------------------------------------------------- helpers */
 
 /*
- * Each call by path is asked once more where the first answer is ESTALE, as
+ * Every xattr call names its file as the *at(2) calls do: a directory
+ * descriptor (or AT_FDCWD), a path relative to it, and AT_SYMLINK_NOFOLLOW
+ * and AT_EMPTY_PATH.  The system calls are getxattrat(2), setxattrat(2),
+ * listxattrat(2) and removexattrat(2) (Linux 6.13, doc/kernel.md §5.3).
+ * Where they are missing (ENOSYS: an older kernel, valgrind 3.19;
+ * remembered for the process) the path calls do the same: by the path
+ * itself from AT_FDCWD or when it is absolute, through the descriptor's
+ * /proc/self/fd link otherwise ("/proc/self/fd/D/PATH"), and f*xattr(2)
+ * on a descriptor itself with AT_EMPTY_PATH.  An O_PATH descriptor's own
+ * file is refused by both (EBADF): it is reached through its
+ * /proc/self/fd link, followed, which leads to exactly its inode.  Without
+ * /proc, a name relative to a descriptor cannot be reached on such a
+ * kernel: -ENOSYS.
+ *
+ * Atomic: a race between threads only costs one more ENOSYS; a child after
+ * fork(2) has the same kernel.
+ */
+static _Atomic bool no_xattrat;
+
+void fattrs_fflag_force_path(bool on)
+{
+	no_xattrat = on;
+}
+
+#define AT_ALLOWED (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)
+
+enum xop { XGET, XSET, XREMOVE, XLIST };
+
+/* The xattr call @op on a descriptor of the file itself. */
+static long xattr_fd(enum xop op, int fd, const char *name, void *buf, size_t size)
+{
+	switch (op) {
+	case XGET:
+		return fgetxattr(fd, name, buf, size);
+	case XSET:
+		return fsetxattr(fd, name, buf, size, 0);
+	case XREMOVE:
+		return fremovexattr(fd, name);
+	default:
+		return flistxattr(fd, buf, size);
+	}
+}
+
+/* The xattr call @op by @path, following a symbolic link at its end unless @nofollow. */
+static long xattr_path(enum xop op, const char *path, bool nofollow, const char *name, void *buf, size_t size)
+{
+	switch (op) {
+	case XGET:
+		return nofollow ? lgetxattr(path, name, buf, size) : getxattr(path, name, buf, size);
+	case XSET:
+		return nofollow ? lsetxattr(path, name, buf, size, 0) : setxattr(path, name, buf, size, 0);
+	case XREMOVE:
+		return nofollow ? lremovexattr(path, name) : removexattr(path, name);
+	default:
+		return nofollow ? llistxattr(path, buf, size) : listxattr(path, buf, size);
+	}
+}
+
+/* "/proc/self/fd/N" and, if @path is not NULL, "/PATH" into @buf: 0, or -1 with errno set. */
+static int proc_path(char *buf, size_t len, int fd, const char *path)
+{
+	int n = path != NULL ? snprintf(buf, len, "/proc/self/fd/%d/%s", fd, path) :
+			       snprintf(buf, len, "/proc/self/fd/%d", fd);
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!proc_usable()) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return 0;
+}
+
+/* The call without the *xattrat system calls (above). */
+static long xattr_fallback(enum xop op, int dirfd, const char *path, unsigned atf, const char *name,
+			   void *buf, size_t size)
+{
+	char link[sizeof("/proc/self/fd//") + 3 * sizeof(int) + PATH_MAX];
+	bool nofollow = (atf & AT_SYMLINK_NOFOLLOW) != 0;
+	long r;
+
+	if (path[0] == '\0' && !(atf & AT_EMPTY_PATH)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (path[0] == '\0' && dirfd == AT_FDCWD)
+		return xattr_path(op, ".", false, name, buf, size);
+	if (path[0] == '\0') {
+		r = xattr_fd(op, dirfd, name, buf, size);
+		if (r >= 0 || errno != EBADF)
+			return r;
+		/* O_PATH: the magic link reaches exactly its inode, whatever it is */
+		if (fcntl(dirfd, F_GETFD) < 0 || proc_path(link, sizeof(link), dirfd, NULL) < 0)
+			return -1;
+		return xattr_path(op, link, false, name, buf, size);
+	}
+	if (dirfd == AT_FDCWD || path[0] == '/')
+		return xattr_path(op, path, nofollow, name, buf, size);
+	if (proc_path(link, sizeof(link), dirfd, path) < 0)
+		return -1;
+	return xattr_path(op, link, nofollow, name, buf, size);
+}
+
+static long sys_xattrat(enum xop op, int dirfd, const char *path, unsigned atf, const char *name,
+			void *buf, size_t size)
+{
+	struct fattrs_xattr_args a = { .value = (uintptr_t)buf, .size = (uint32_t)size, .flags = 0 };
+
+	switch (op) {
+	case XGET:
+		return syscall(__NR_getxattrat, dirfd, path, atf, name, &a, sizeof(a));
+	case XSET:
+		return syscall(__NR_setxattrat, dirfd, path, atf, name, &a, sizeof(a));
+	case XREMOVE:
+		return syscall(__NR_removexattrat, dirfd, path, atf, name);
+	default:
+		return syscall(__NR_listxattrat, dirfd, path, atf, buf, size);
+	}
+}
+
+static long xattr_once(enum xop op, int dirfd, const char *path, unsigned atf, const char *name,
+		       void *buf, size_t size)
+{
+	char link[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+	long r;
+
+	if (no_xattrat)
+		return xattr_fallback(op, dirfd, path, atf, name, buf, size);
+	r = sys_xattrat(op, dirfd, path, atf, name, buf, size);
+	if (r < 0 && errno == EBADF && path[0] == '\0' && (atf & AT_EMPTY_PATH) && dirfd != AT_FDCWD &&
+	    fcntl(dirfd, F_GETFD) >= 0) {
+		/* An O_PATH descriptor, which these calls refuse too: its magic link, followed. */
+		if (proc_path(link, sizeof(link), dirfd, NULL) < 0)
+			return -1;
+		r = sys_xattrat(op, AT_FDCWD, link, 0, name, buf, size);
+	}
+	if (r >= 0 || errno != ENOSYS)
+		return r;
+	no_xattrat = true;
+	return xattr_fallback(op, dirfd, path, atf, name, buf, size);
+}
+
+/*
+ * Each call is asked once more where the first answer is ESTALE, as
  * fattrs_openat() does: a network client (GlusterFS) whose cache still
  * names a file another client has just replaced answers that.
  */
-static ssize_t xgetxattr(const char *path, bool nofollow, const char *name, void *buf, size_t size)
+static long xattr_call(enum xop op, int dirfd, const char *path, unsigned atf, const char *name,
+		       void *buf, size_t size)
 {
-	ssize_t n = nofollow ? lgetxattr(path, name, buf, size) : getxattr(path, name, buf, size);
+	long r;
 
-	if (n < 0 && errno == ESTALE)
-		n = nofollow ? lgetxattr(path, name, buf, size) : getxattr(path, name, buf, size);
-	return n;
-}
-
-static int xsetxattr(const char *path, bool nofollow, const char *name, const void *buf, size_t size)
-{
-	int r = nofollow ? lsetxattr(path, name, buf, size, 0) : setxattr(path, name, buf, size, 0);
-
+	if (path == NULL)
+		path = "";
+	r = xattr_once(op, dirfd, path, atf, name, buf, size);
 	if (r < 0 && errno == ESTALE)
-		r = nofollow ? lsetxattr(path, name, buf, size, 0) : setxattr(path, name, buf, size, 0);
+		r = xattr_once(op, dirfd, path, atf, name, buf, size);
 	return r;
 }
 
-static int xremovexattr(const char *path, bool nofollow, const char *name)
+static ssize_t xgetxattr(int dirfd, const char *path, unsigned atf, const char *name, void *buf, size_t size)
 {
-	int r = nofollow ? lremovexattr(path, name) : removexattr(path, name);
-
-	if (r < 0 && errno == ESTALE)
-		r = nofollow ? lremovexattr(path, name) : removexattr(path, name);
-	return r;
+	return (ssize_t)xattr_call(XGET, dirfd, path, atf, name, buf, size);
 }
 
-static ssize_t xlistxattr(const char *path, bool nofollow, char *buf, size_t size)
+static int xsetxattr(int dirfd, const char *path, unsigned atf, const char *name, const void *buf, size_t size)
 {
-	ssize_t n = nofollow ? llistxattr(path, buf, size) : listxattr(path, buf, size);
+	return xattr_call(XSET, dirfd, path, atf, name, (void *)(uintptr_t)buf, size) < 0 ? -1 : 0;
+}
 
-	if (n < 0 && errno == ESTALE)
-		n = nofollow ? llistxattr(path, buf, size) : listxattr(path, buf, size);
-	return n;
+static int xremovexattr(int dirfd, const char *path, unsigned atf, const char *name)
+{
+	return xattr_call(XREMOVE, dirfd, path, atf, name, NULL, 0) < 0 ? -1 : 0;
+}
+
+static ssize_t xlistxattr(int dirfd, const char *path, unsigned atf, char *buf, size_t size)
+{
+	return (ssize_t)xattr_call(XLIST, dirfd, path, atf, NULL, buf, size);
 }
 
 /* The kernel allows user.* xattrs only on these (fs/xattr.c xattr_permission()). */
@@ -193,11 +338,11 @@ static bool type_can_carry(mode_t mode)
 	return S_ISREG(mode) || S_ISDIR(mode);
 }
 
-static int file_mode(const char *path, bool nofollow, mode_t *ret)
+static int file_mode(int dirfd, const char *path, unsigned atf, mode_t *ret)
 {
 	struct stat st;
 
-	if ((nofollow ? lstat(path, &st) : stat(path, &st)) < 0)
+	if (fstatat(dirfd, path != NULL ? path : "", &st, (int)atf) < 0)
 		return negerrno();
 	*ret = st.st_mode;
 	return 0;
@@ -212,10 +357,10 @@ static const char *native_xattr(enum fattrs_native native)
  * Read the native word: 4 bytes, host byte order.  The buffer is exactly 4
  * bytes: ntfs-3g answers a smaller one with EIO, not ERANGE.
  */
-static int native_read(const char *path, bool nofollow, enum fattrs_native native, uint32_t *ret)
+static int native_read(int dirfd, const char *path, unsigned atf, enum fattrs_native native, uint32_t *ret)
 {
 	uint32_t w;
-	ssize_t n = xgetxattr(path, nofollow, native_xattr(native), &w, sizeof(w));
+	ssize_t n = xgetxattr(dirfd, path, atf, native_xattr(native), &w, sizeof(w));
 
 	if (n < 0)
 		return negerrno();
@@ -230,12 +375,12 @@ static int native_read(const char *path, bool nofollow, enum fattrs_native nativ
  * change", so an empty word is written as NORMAL, and NORMAL is dropped
  * beside other bits (ntfs-3g reads an empty word back as NORMAL).
  */
-static int native_write(const char *path, bool nofollow, enum fattrs_native native, uint32_t w)
+static int native_write(int dirfd, const char *path, unsigned atf, enum fattrs_native native, uint32_t w)
 {
 	w &= ~WINATTR_NORMAL;
 	if (w == 0)
 		w = WINATTR_NORMAL;
-	if (xsetxattr(path, nofollow, native_xattr(native), &w, sizeof(w)) < 0)
+	if (xsetxattr(dirfd, path, atf, native_xattr(native), &w, sizeof(w)) < 0)
 		return negerrno();
 	return 0;
 }
@@ -249,9 +394,9 @@ static bool no_native_word(int r)
 /* ------------------------------------------------- filesystem capabilities */
 
 /* 1 if user.* xattrs work on @path, 0 if not, or -errno (-EACCES: cannot tell). */
-static int probe_user_xattr(const char *path, bool nofollow)
+static int probe_user_xattr(int dirfd, const char *path, unsigned atf)
 {
-	if (xgetxattr(path, nofollow, fflag_table[FATTRS_OFFLINE].xattr, NULL, 0) >= 0 || errno == ENODATA)
+	if (xgetxattr(dirfd, path, atf, fflag_table[FATTRS_OFFLINE].xattr, NULL, 0) >= 0 || errno == ENODATA)
 		return 1;
 	if (errno == EOPNOTSUPP)
 		return 0;
@@ -271,14 +416,14 @@ static enum fattrs_native native_of(const struct statfs *sfs)
  * gives it ("fuse.rclone"): FUSE servers share one statfs(2) magic.  NULL
  * when not known.
  */
-static const struct fattrs_fstype *fuse_row(const char *path, bool nofollow)
+static const struct fattrs_fstype *fuse_row(int dirfd, const char *path, unsigned atf)
 {
 	const struct fattrs_fstype *t = NULL;
 	struct fattrs_mounts *m;
 	struct fattrs_mount mnt;
 	struct statx stx;
 
-	if (statx(AT_FDCWD, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx) < 0 ||
+	if (statx(dirfd, path, (int)atf, STATX_MNT_ID, &stx) < 0 ||
 	    !(stx.stx_mask & STATX_MNT_ID))
 		return NULL;
 	m = fattrs_mounts_new();
@@ -288,28 +433,37 @@ static const struct fattrs_fstype *fuse_row(const char *path, bool nofollow)
 	return t;
 }
 
-int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsupport *ret)
+int fattrs_fsupport_probe(int dirfd, const char *path, unsigned at_flags, struct fattrs_fsupport *ret)
 {
 	struct fattrs_fsupport fsup = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
 	const struct fattrs_fstype *t;
-	const char *target = path;
+	const char *target;
+	unsigned atf = at_flags;	/* @target's */
 	char *real = NULL, *dir = NULL;
 	struct statfs sfs;
 	bool have_sfs;
 	mode_t mode;
 	int r;
 
-	r = file_mode(path, nofollow, &mode);
+	if ((at_flags & ~AT_ALLOWED) != 0)
+		return -EINVAL;
+	if (path == NULL)
+		path = "";
+	target = path;
+	r = file_mode(dirfd, path, at_flags, &mode);
 	if (r < 0)
 		return r;
 	if (!type_can_carry(mode)) {
+		/* A descriptor's own file: its directory is not known. */
+		if (path[0] == '\0')
+			return -EINVAL;
 		/*
 		 * A followed link: the target's directory, which may be
 		 * elsewhere.  Resolved link by link, not with realpath(3),
 		 * which fails where a directory above is not searchable.
 		 */
-		if (!nofollow) {
-			r = fattrs_path_resolve(AT_FDCWD, path, &real);
+		if (!(at_flags & AT_SYMLINK_NOFOLLOW)) {
+			r = fattrs_path_resolve(dirfd, path, &real);
 			if (r < 0)
 				goto out;
 		}
@@ -320,7 +474,7 @@ int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsuppor
 		}
 		/* The directory itself, whatever links lead to it. */
 		target = dir;
-		nofollow = false;
+		atf = 0;
 	}
 
 	/*
@@ -328,12 +482,12 @@ int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsuppor
 	 * answer: sysfs answers a getxattr with ENODATA, as if it had them,
 	 * and refuses every setxattr with EOPNOTSUPP.
 	 */
-	have_sfs = statfs(target, &sfs) == 0;
+	have_sfs = statfs_at(dirfd, target, atf, &sfs) == 0;
 	t = have_sfs ? fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
 	if (t != NULL && t->user_xattr == FATTRS_FS_NO)
 		r = 0;
 	else
-		r = probe_user_xattr(target, nofollow);
+		r = probe_user_xattr(dirfd, target, atf);
 	/*
 	 * A FUSE server may answer what it does not implement with EIO
 	 * (rclone's mount does, for every xattr call): where the table says
@@ -341,7 +495,7 @@ int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsuppor
 	 * mount table is read only then.
 	 */
 	if (r == -EIO && t != NULL && t->remote && t->user_xattr == FATTRS_FS_UNKNOWN) {
-		const struct fattrs_fstype *u = fuse_row(target, nofollow);
+		const struct fattrs_fstype *u = fuse_row(dirfd, target, atf);
 
 		if (u != NULL && u->user_xattr == FATTRS_FS_NO)
 			r = 0;
@@ -349,14 +503,16 @@ int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsuppor
 	/*
 	 * A file's directory is on its mount; a directory's parent may not be.
 	 * Through a followed link, that is the directory of the file it leads
-	 * to, not the link's own: it may be on another mount.
+	 * to, not the link's own: it may be on another mount.  A descriptor's
+	 * own file (AT_EMPTY_PATH) has no directory known: it cannot tell.
 	 */
-	if ((r == -EACCES || r == -EPERM) && S_ISREG(mode)) {
-		if (!nofollow) {
-			r = fattrs_path_resolve(AT_FDCWD, path, &real);
+	if ((r == -EACCES || r == -EPERM) && S_ISREG(mode) && path[0] != '\0') {
+		if (!(at_flags & AT_SYMLINK_NOFOLLOW) && real == NULL) {
+			r = fattrs_path_resolve(dirfd, path, &real);
 			if (r < 0)
 				goto out;
 		}
+		free(dir);
 		dir = fattrs_path_dir(real != NULL ? real : path);
 		if (dir == NULL) {
 			r = -ENOMEM;
@@ -364,8 +520,8 @@ int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsuppor
 		}
 		/* The native word is asked there too: the file refused to be read. */
 		target = dir;
-		nofollow = false;
-		r = probe_user_xattr(target, nofollow);
+		atf = 0;
+		r = probe_user_xattr(dirfd, target, atf);
 	}
 	if (r == -EACCES || r == -EPERM)
 		r = 1;	/* cannot tell: let the real operation say EACCES */
@@ -373,10 +529,10 @@ int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsuppor
 		goto out;
 	fsup.user_xattr = r == 1;
 
-	if (xgetxattr(target, nofollow, FATTRS_NTFS_ATTRIB_XATTR, NULL, 0) >= 0) {
+	if (xgetxattr(dirfd, target, atf, FATTRS_NTFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		fsup.native = FATTRS_NATIVE_NTFS;
 	} else if (have_sfs && native_of(&sfs) == FATTRS_NATIVE_CIFS &&
-		   xgetxattr(target, nofollow, FATTRS_CIFS_ATTRIB_XATTR, NULL, 0) >= 0) {
+		   xgetxattr(dirfd, target, atf, FATTRS_CIFS_ATTRIB_XATTR, NULL, 0) >= 0) {
 		fsup.native = FATTRS_NATIVE_CIFS;
 	}
 	*ret = fsup;
@@ -395,7 +551,7 @@ out:
  * again if the list keeps growing between the size query and the read.
  * Returns: the list's length, or -errno.
  */
-static ssize_t list_names(const char *path, bool nofollow, char *fast, size_t fast_size, char **ret_heap)
+static ssize_t list_names(int dirfd, const char *path, unsigned atf, char *fast, size_t fast_size, char **ret_heap)
 {
 	char *buf = fast, *heap = NULL;
 	size_t size = fast_size;
@@ -404,7 +560,7 @@ static ssize_t list_names(const char *path, bool nofollow, char *fast, size_t fa
 	for (;;) {
 		char *p;
 
-		n = xlistxattr(path, nofollow, buf, size);
+		n = xlistxattr(dirfd, path, atf, buf, size);
 		if (n >= 0)
 			break;
 		if (errno != ERANGE)
@@ -414,7 +570,7 @@ static ssize_t list_names(const char *path, bool nofollow, char *fast, size_t fa
 			errno = E2BIG;
 			goto fail;
 		}
-		n = xlistxattr(path, nofollow, NULL, 0);
+		n = xlistxattr(dirfd, path, atf, NULL, 0);
 		if (n < 0)
 			goto fail;
 		/* Some room for names added meanwhile, and never less than before. */
@@ -439,7 +595,7 @@ fail:
  * in *@ret_bad (NUL-terminated; length *@ret_bad_len) when invalid.
  * A name that vanished since it was listed reads clear.
  */
-static int read_value(const char *path, bool nofollow, const char *name, enum fattrs_fstate *ret_state,
+static int read_value(int dirfd, const char *path, unsigned atf, const char *name, enum fattrs_fstate *ret_state,
 		      char **ret_bad, size_t *ret_bad_len)
 {
 	char fast[VALUE_FAST];
@@ -449,7 +605,7 @@ static int read_value(const char *path, bool nofollow, const char *name, enum fa
 	int r = 0;
 
 	for (;;) {
-		n = xgetxattr(path, nofollow, name, buf, size);
+		n = xgetxattr(dirfd, path, atf, name, buf, size);
 		if (n >= 0)
 			break;
 		if (errno == ENODATA) {
@@ -465,7 +621,7 @@ static int read_value(const char *path, bool nofollow, const char *name, enum fa
 			goto out;
 		}
 		/* Invalid for sure; fetched in full only to be quoted. */
-		n = xgetxattr(path, nofollow, name, NULL, 0);
+		n = xgetxattr(dirfd, path, atf, name, NULL, 0);
 		if (n < 0) {
 			if (errno == ENODATA)
 				*ret_state = FATTRS_FCLEAR;
@@ -504,7 +660,7 @@ out:
  * other names under the prefix into one allocation (the pointer array,
  * then the strings).
  */
-static int scan_names(const char *path, bool nofollow, const char *list, size_t len, struct fattrs_fflags *f)
+static int scan_names(int dirfd, const char *path, unsigned atf, const char *list, size_t len, struct fattrs_fflags *f)
 {
 	const size_t plen = strlen(FATTRS_FFLAG_PREFIX);
 	size_t n_unknown = 0, bytes = 0;
@@ -524,7 +680,7 @@ static int scan_names(const char *path, bool nofollow, const char *list, size_t 
 			bytes += strnlen(name, len - i) + 1;
 			continue;
 		}
-		r = read_value(path, nofollow, name, &st, &f->invalid[flag], &f->invalid_len[flag]);
+		r = read_value(dirfd, path, atf, name, &st, &f->invalid[flag], &f->invalid_len[flag]);
 		if (r < 0)
 			return r;
 		if (st == FATTRS_FSET)
@@ -558,7 +714,7 @@ static int scan_names(const char *path, bool nofollow, const char *list, size_t 
 	return 0;
 }
 
-int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
+int fattrs_fflags_get(int dirfd, const char *path, unsigned atf, mode_t mode, const struct fattrs_fsupport *fsup,
 		      const struct fattrs_statx_buf *stx, struct fattrs_fflags *ret)
 {
 	struct fattrs_fflags f = { .unknown = NULL, .n_unknown = 0 };
@@ -568,14 +724,16 @@ int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct
 	char *heap = NULL;
 	int r;
 
+	if ((atf & ~AT_ALLOWED) != 0)
+		return -EINVAL;
 	if (fsup == NULL) {
-		r = fattrs_fsupport_probe(path, nofollow, &probed);
+		r = fattrs_fsupport_probe(dirfd, path, atf, &probed);
 		if (r < 0)
 			return r;
 		fsup = &probed;
 	}
 	if ((mode & S_IFMT) == 0) {
-		r = file_mode(path, nofollow, &mode);
+		r = file_mode(dirfd, path, atf, &mode);
 		if (r < 0)
 			return r;
 	}
@@ -603,20 +761,20 @@ int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct
 	}
 
 	if (fsup->user_xattr) {
-		ssize_t len = list_names(path, nofollow, fast, sizeof(fast), &heap);
+		ssize_t len = list_names(dirfd, path, atf, fast, sizeof(fast), &heap);
 
 		if (len < 0) {
 			r = (int)len;
 			goto fail;
 		}
-		r = scan_names(path, nofollow, heap != NULL ? heap : fast, (size_t)len, &f);
+		r = scan_names(dirfd, path, atf, heap != NULL ? heap : fast, (size_t)len, &f);
 		if (r < 0)
 			goto fail;
 	}
 	if (fsup->native != FATTRS_NATIVE_NONE) {
 		uint32_t w = 0;
 
-		r = native_read(path, nofollow, fsup->native, &w);
+		r = native_read(dirfd, path, atf, fsup->native, &w);
 		if (r < 0 && !no_native_word(r))
 			goto fail;
 		for (int i = 0; r == 0 && i < FATTRS_NFFLAGS; i++) {
@@ -678,8 +836,9 @@ void fattrs_fflags_release(struct fattrs_fflags *f)
 
 /* The file being changed: its name, and a locked descriptor of it or -1. */
 struct target {
+	int dirfd;
 	const char *path;
-	bool nofollow;
+	unsigned atf;
 	int fd;
 };
 
@@ -689,7 +848,7 @@ static int word_read(const struct target *t, enum fattrs_native native, uint32_t
 	ssize_t n;
 
 	if (t->fd < 0)
-		return native_read(t->path, t->nofollow, native, ret);
+		return native_read(t->dirfd, t->path, t->atf, native, ret);
 	n = fgetxattr(t->fd, native_xattr(native), &w, sizeof(w));
 	if (n < 0)
 		return negerrno();
@@ -709,11 +868,28 @@ static uint32_t word_normal(uint32_t w)
 static int word_write(const struct target *t, enum fattrs_native native, uint32_t w)
 {
 	if (t->fd < 0)
-		return native_write(t->path, t->nofollow, native, w);
+		return native_write(t->dirfd, t->path, t->atf, native, w);
 	w = word_normal(w);
 	if (fsetxattr(t->fd, native_xattr(native), &w, sizeof(w), 0) < 0)
 		return negerrno();
 	return 0;
+}
+
+/*
+ * A real descriptor of @t's file: by its name, or, for a descriptor's own
+ * file (AT_EMPTY_PATH), through the descriptor's /proc/self/fd link.
+ */
+static int reopen(const struct target *t, int flags)
+{
+	char link[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+
+	if (t->path[0] != '\0' || !(t->atf & AT_EMPTY_PATH))
+		return openat(t->dirfd, t->path, flags | ((t->atf & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
+	if (t->dirfd == AT_FDCWD)
+		return open(".", flags);
+	if (proc_path(link, sizeof(link), t->dirfd, NULL) < 0)
+		return -1;
+	return open(link, flags);
 }
 
 /* Take the writers' lock of @t's file, if it can be had (above); never fails. */
@@ -726,7 +902,7 @@ static void word_lock(struct target *t, enum fattrs_native native)
 	if (native != FATTRS_NATIVE_NTFS)
 		return;
 	/* O_NONBLOCK: never wait for a device or a fifo (the type was checked; it may have changed). */
-	fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (t->nofollow ? O_NOFOLLOW : 0));
+	fd = reopen(t, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return;
 	for (;;) {
@@ -758,17 +934,17 @@ static void word_unlock(struct target *t)
  * Whether the opposite flag's xattr says it may be set: -EEXIST when it is
  * set or invalid (never guessed clear), 0 when absent or "0", or -errno.
  */
-static int opposite_check(const char *path, bool nofollow, enum fattrs_fflag opp)
+static int opposite_check(int dirfd, const char *path, unsigned atf, enum fattrs_fflag opp)
 {
 	char v[2];	/* "1" fits; ERANGE means something longer: invalid */
 	/*
 	 * Its size first: a read of size 0 makes the kernel allocate no
 	 * buffer, and the opposite is missing on almost every file.
 	 */
-	ssize_t n = xgetxattr(path, nofollow, fflag_table[opp].xattr, NULL, 0);
+	ssize_t n = xgetxattr(dirfd, path, atf, fflag_table[opp].xattr, NULL, 0);
 
 	if (n >= 0)
-		n = xgetxattr(path, nofollow, fflag_table[opp].xattr, v, sizeof(v));
+		n = xgetxattr(dirfd, path, atf, fflag_table[opp].xattr, v, sizeof(v));
 	if (n < 0) {
 		if (errno == ENODATA || errno == EOPNOTSUPP)
 			return 0;
@@ -779,18 +955,18 @@ static int opposite_check(const char *path, bool nofollow, enum fattrs_fflag opp
 	return fattrs_fflag_value(v, (size_t)n) == FATTRS_FCLEAR ? 0 : -EEXIST;
 }
 
-static int xattr_set(const char *path, bool nofollow, enum fattrs_fflag flag)
+static int xattr_set(int dirfd, const char *path, unsigned atf, enum fattrs_fflag flag)
 {
-	if (xsetxattr(path, nofollow, fflag_table[flag].xattr, FATTRS_FFLAG_VALUE_SET,
+	if (xsetxattr(dirfd, path, atf, fflag_table[flag].xattr, FATTRS_FFLAG_VALUE_SET,
 		      strlen(FATTRS_FFLAG_VALUE_SET)) < 0)
 		return negerrno();
 	return 0;
 }
 
 /* Remove the flag's xattr: 1 if it was there, 0 if not, or -errno. */
-static int xattr_clear(const char *path, bool nofollow, enum fattrs_fflag flag)
+static int xattr_clear(int dirfd, const char *path, unsigned atf, enum fattrs_fflag flag)
 {
-	if (xremovexattr(path, nofollow, fflag_table[flag].xattr) == 0)
+	if (xremovexattr(dirfd, path, atf, fflag_table[flag].xattr) == 0)
 		return 1;
 	if (errno == ENODATA)
 		return 0;
@@ -882,7 +1058,7 @@ static int opposite_now(const struct target *t, const struct fattrs_fsupport *fs
 	int r;
 
 	if (fsup->user_xattr) {
-		r = opposite_check(t->path, t->nofollow, opp);
+		r = opposite_check(t->dirfd, t->path, t->atf, opp);
 		if (r == -EEXIST)
 			return 1;
 		if (r < 0)
@@ -921,7 +1097,7 @@ static int opposite_after(const struct target *t, const struct fattrs_fsupport *
 		where = FATTRS_FSRC_XATTR | FATTRS_FSRC_NATIVE;
 	}
 	if ((where & FATTRS_FSRC_XATTR) && fsup->user_xattr) {
-		r = xattr_clear(t->path, t->nofollow, undo);
+		r = xattr_clear(t->dirfd, t->path, t->atf, undo);
 		if (r < 0)
 			return r;
 	}
@@ -947,7 +1123,7 @@ static int native_set(struct target *t, const struct fattrs_fsupport *fsup, enum
 
 	word_lock(t, fsup->native);
 	if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK) && fsup->user_xattr)
-		r = opposite_check(t->path, t->nofollow, fi->opposite);
+		r = opposite_check(t->dirfd, t->path, t->atf, fi->opposite);
 	if (r == 0)
 		r = word_set(t, fsup, flag, flags, &wrote);
 	if (r == FATTRS_FSRC_NATIVE) {
@@ -956,7 +1132,7 @@ static int native_set(struct target *t, const struct fattrs_fsupport *fsup, enum
 		r = wrote ? opposite_after(t, fsup, flag, flags, *where) : 0;
 	} else if (r == 0) {
 		/* Dropped: the reserved namespace keeps it. */
-		r = fsup->user_xattr ? xattr_set(t->path, t->nofollow, flag) : -EOPNOTSUPP;
+		r = fsup->user_xattr ? xattr_set(t->dirfd, t->path, t->atf, flag) : -EOPNOTSUPP;
 		*where = FATTRS_FSRC_XATTR;
 		if (r == 0)
 			r = opposite_after(t, fsup, flag, flags, *where);
@@ -973,7 +1149,7 @@ static int native_clear(struct target *t, const struct fattrs_fsupport *fsup, en
 
 	word_lock(t, fsup->native);
 	if (fsup->user_xattr) {
-		r = xattr_clear(t->path, t->nofollow, flag);
+		r = xattr_clear(t->dirfd, t->path, t->atf, flag);
 		if (r == 1)
 			*where |= FATTRS_FSRC_XATTR;
 	}
@@ -985,18 +1161,20 @@ static int native_clear(struct target *t, const struct fattrs_fsupport *fsup, en
 	return r < 0 ? r : 0;
 }
 
-int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
+int fattrs_fflag_set(int dirfd, const char *path, unsigned atf, mode_t mode, const struct fattrs_fsupport *fsup,
 		     enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *ret_where)
 {
-	struct target t = { .path = path, .nofollow = nofollow, .fd = -1 };
+	struct target t = { .dirfd = dirfd, .path = path != NULL ? path : "", .atf = atf, .fd = -1 };
 	struct fattrs_fsupport probed;
 	unsigned int where = 0;
 	int r;
 
+	if ((atf & ~AT_ALLOWED) != 0)
+		return -EINVAL;
 	if (fattrs_fflag_info(flag) == NULL)
 		return -EINVAL;
 	if (fsup == NULL) {
-		r = fattrs_fsupport_probe(path, nofollow, &probed);
+		r = fattrs_fsupport_probe(dirfd, path, atf, &probed);
 		if (r < 0)
 			return r;
 		fsup = &probed;
@@ -1007,7 +1185,7 @@ int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct 
 	 * word is no user.* xattr, so there the type is checked first.
 	 */
 	if ((mode & S_IFMT) == 0 && (fsup->native != FATTRS_NATIVE_NONE || !fsup->user_xattr)) {
-		r = file_mode(path, nofollow, &mode);
+		r = file_mode(dirfd, path, atf, &mode);
 		if (r < 0)
 			return r;
 	}
@@ -1022,14 +1200,14 @@ int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct 
 		/* The opposite first, so that a refused change writes nothing; again after (opposite_after()). */
 		r = 0;
 		if (!(flags & FATTRS_FFLAG_NO_OPPOSITE_CHECK))
-			r = opposite_check(path, nofollow, fflag_table[flag].opposite);
+			r = opposite_check(dirfd, path, atf, fflag_table[flag].opposite);
 		if (r == 0)
-			r = xattr_set(path, nofollow, flag);
+			r = xattr_set(dirfd, path, atf, flag);
 		where = FATTRS_FSRC_XATTR;
 		if (r == 0)
 			r = opposite_after(&t, fsup, flag, flags, where);
 	} else {
-		r = xattr_clear(path, nofollow, flag);
+		r = xattr_clear(dirfd, path, atf, flag);
 		where = r == 1 ? FATTRS_FSRC_XATTR : 0;
 		r = r < 0 ? r : 0;
 	}

@@ -124,17 +124,33 @@ struct fattrs_fsupport {
 	enum fattrs_native native;
 };
 
+/*
+ * How the functions below name a file: as the *at(2) calls and
+ * fattrs_kattr_get() do, @dirfd (a directory descriptor, O_PATH will do, or
+ * AT_FDCWD), @path relative to it, and @at_flags: AT_SYMLINK_NOFOLLOW (do
+ * not follow @path if it is a symbolic link) and AT_EMPTY_PATH ("" or NULL
+ * names @dirfd's own file; anything else in @at_flags is -EINVAL).  The
+ * xattrs are read and written with getxattrat(2), setxattrat(2),
+ * listxattrat(2) and removexattrat(2) (Linux 6.13); without them (ENOSYS,
+ * remembered for the process) with the path calls, by /proc/self/fd/D/PATH
+ * for a name relative to a descriptor (-ENOSYS where /proc is missing too),
+ * and with f*xattr(2) on @dirfd's own file.  Both kinds of call refuse an
+ * O_PATH descriptor's own file (EBADF, Linux 6.18): it is reached through
+ * its /proc/self/fd link instead, one call more.  doc/kernel.md §5.3.
+ */
+
 /**
- * fattrs_fsupport_probe() - find out what the filesystem of @path offers.
+ * fattrs_fsupport_probe() - find out what the filesystem of a file offers.
  * Meant to be called once per mount (the caller caches the answer by mount
  * id): every file of a mount gets the same answer.
- * @nofollow: do not follow @path if it is a symbolic link
+ * @dirfd, @path, @at_flags: the file (above)
  * @ret:      filled in on success
  *
  * The kernel answers every user.* getxattr on a symlink or special file with
  * ENODATA whatever the filesystem, so the file probed is @path when it is a
  * regular file or directory, else the directory it is in (the target's
- * directory for a followed link).  User xattrs: a getxattr of
+ * directory for a followed link; -EINVAL for a descriptor's own file, whose
+ * directory is not known).  User xattrs: a getxattr of
  * "user.fattr.offline" answering a value or ENODATA means yes, EOPNOTSUPP
  * no (EACCES or EPERM on a regular file: its directory is tried instead,
  * for the native word too, the target's directory for a followed link;
@@ -149,7 +165,7 @@ struct fattrs_fsupport {
  * Returns: 0, or -errno: -ENOENT, -ENOTDIR, -EACCES (a path component),
  * -ELOOP, -ENOMEM, ...
  */
-int fattrs_fsupport_probe(const char *path, bool nofollow, struct fattrs_fsupport *ret);
+int fattrs_fsupport_probe(int dirfd, const char *path, unsigned at_flags, struct fattrs_fsupport *ret);
 
 /* ------------------------------------------------------------- reading */
 
@@ -186,8 +202,8 @@ struct fattrs_fflags {
 };
 
 /**
- * fattrs_fflags_get() - read the four flags of @path.
- * @nofollow: do not follow @path if it is a symbolic link (lgetxattr(2)...)
+ * fattrs_fflags_get() - read the four flags of a file.
+ * @dirfd, @path, @at_flags: the file (fattrs_fsupport_probe())
  * @mode:     @path's st_mode if the caller has it (from its own statx; its
  *            S_IFMT bits are what counts), else 0: the file type is then
  *            learnt with one more stat call
@@ -198,9 +214,9 @@ struct fattrs_fflags {
  *            today) and stx_attributes_mask says the filesystem has them
  * @ret:      filled in on success; release it with fattrs_fflags_release()
  *
- * One llistxattr(2) (a buffer big enough for a few dozen names; a longer
+ * One listxattrat(2) (a buffer big enough for a few dozen names; a longer
  * list costs a size query and a retry, repeated if the list keeps growing),
- * one getxattr(2) for each reserved name present (to validate its value),
+ * one getxattrat(2) for each reserved name present (to validate its value),
  * and one of the native word when @fsup has one.  A flag reads as set when
  * any source says so.  Not a regular file or directory, or a filesystem
  * with neither user xattrs nor a native word: every flag reads
@@ -209,7 +225,7 @@ struct fattrs_fflags {
  * Returns: 0, or -errno: -ENOENT, -EACCES, -ENOTDIR, -ELOOP, -ENOMEM,
  * -E2BIG (more names than listxattr(2) can return), ...
  */
-int fattrs_fflags_get(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
+int fattrs_fflags_get(int dirfd, const char *path, unsigned at_flags, mode_t mode, const struct fattrs_fsupport *fsup,
 		      const struct fattrs_statx_buf *stx, struct fattrs_fflags *ret);
 
 /** fattrs_fflags_release() - free what @f holds (not @f itself); @f may be NULL. */
@@ -229,8 +245,8 @@ enum {
 };
 
 /**
- * fattrs_fflag_set() - set or clear one flag of @path.
- * @nofollow:  do not follow @path if it is a symbolic link
+ * fattrs_fflag_set() - set or clear one flag of a file.
+ * @dirfd, @path, @at_flags: the file (fattrs_fsupport_probe())
  * @mode:      @path's st_mode if the caller has it (its S_IFMT bits are
  *             what counts), else 0 (the kernel's
  *             answer then tells the file type where it can; with a native
@@ -246,8 +262,8 @@ enum {
  *             sources it was found in; 0 when it was already clear)
  *
  * Set, with no native word: unless FATTRS_FFLAG_NO_OPPOSITE_CHECK, one
- * lgetxattr(2) of the opposite's name (ENODATA: fine), then one
- * setxattr(NAME, "1"): never a read-modify-write of a shared value, so
+ * getxattrat(2) of the opposite's name (ENODATA: fine), then one
+ * setxattrat(NAME, "1"): never a read-modify-write of a shared value, so
  * concurrent writers of different flags never lose each other's update;
  * then the opposite's name again (another writer may have set it between
  * the check and the write): if it is set now, NAME is removed again and
@@ -263,7 +279,7 @@ enum {
  * that shows another writer's word is tried again; a bit the filesystem
  * dropped (ntfs-3g keeps only OFFLINE of the four) goes to user.fattr.NAME
  * instead; then the opposite again, as above.
- * Clear: one removexattr(2) (ENODATA: it was already clear), and the native
+ * Clear: one removexattrat(2) (ENODATA: it was already clear), and the native
  * bit is cleared too (under the lock, read back): every source is
  * cleared.  Unknown names under the prefix are never touched.
  *
@@ -284,7 +300,7 @@ enum {
  *           succeeded (the filesystem or server kept it)
  * -ENOENT, -EACCES, -EROFS, -ENOSPC, -EDQUOT, ... as the kernel says.
  */
-int fattrs_fflag_set(const char *path, bool nofollow, mode_t mode, const struct fattrs_fsupport *fsup,
+int fattrs_fflag_set(int dirfd, const char *path, unsigned at_flags, mode_t mode, const struct fattrs_fsupport *fsup,
 		     enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *ret_where);
 
 #endif /* FATTRS_FFLAGS_H */

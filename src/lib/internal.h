@@ -26,6 +26,19 @@ int tmpfile_rename(struct fattrs_tmpfile *tf, const char *path, unsigned int fla
  */
 int open_same_inode(int dirfd, const char *path, int flags, dev_t dev, ino_t ino, int mismatch);
 
+/*
+ * statfs(2) of the file @dirfd, @path and @atf (AT_EMPTY_PATH) name,
+ * following a symbolic link as statfs(2) does.  Returns 0 or -errno.
+ */
+struct statfs;
+int statfs_at(int dirfd, const char *path, unsigned atf, struct statfs *ret);
+
+/*
+ * Whether /proc/self/fd is procfs (asked once per process): a magic link
+ * there reaches exactly the inode a descriptor holds (kflags.c).
+ */
+bool proc_usable(void);
+
 /* errno as a negative return value, never 0 */
 static inline int negerrno(void)
 {

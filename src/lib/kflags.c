@@ -244,7 +244,7 @@ static bool is_proc(const struct statfs *sfs)
 	return t != NULL && t->name != NULL && strcmp(t->name, "proc") == 0;
 }
 
-static bool proc_usable(void)
+bool proc_usable(void)
 {
 	struct statfs sfs;
 

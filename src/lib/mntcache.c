@@ -200,19 +200,19 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 	return 0;
 }
 
-int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, const char *path, bool nofollow,
-			  struct fattrs_fsupport *ret)
+int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
+			     unsigned at_flags, struct fattrs_fsupport *ret)
 {
 	struct entry *e;
 	int r;
 
 	if (mnt_id == 0)
-		return fattrs_fsupport_probe(path, nofollow, ret);
+		return fattrs_fsupport_probe(dirfd, path, at_flags, ret);
 	e = entry_for(c, mnt_id);
 	if (e == NULL)
 		return -ENOMEM;
 	if (!e->fsupport_known) {
-		r = fattrs_fsupport_probe(path, nofollow, &e->fsupport);
+		r = fattrs_fsupport_probe(dirfd, path, at_flags, &e->fsupport);
 		if (r < 0)
 			return r;
 		e->fsupport_known = true;
@@ -226,8 +226,9 @@ struct fattrs_mounts *fattrs_mntcache_mounts(struct fattrs_mntcache *c)
 	return c->mounts;
 }
 
-int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, const char *path, bool nofollow,
-			      struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type)
+int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path,
+				 unsigned at_flags, struct fattrs_fsupport *ret,
+				 const struct fattrs_fstype **ret_type)
 {
 	struct fattrs_statx_buf stx;
 	struct statfs sfs;
@@ -242,7 +243,7 @@ int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, const cha
 	}
 	if (e == NULL) {
 		/* the first file of this device: its mount */
-		r = fattrs_statx(AT_FDCWD, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx);
+		r = fattrs_statx(dirfd, path, at_flags, STATX_MNT_ID, &stx);
 		if (r < 0)
 			return r;
 		e = entry_for(c, (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0);
@@ -252,10 +253,11 @@ int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, const cha
 		e->dev_known = true;
 	}
 	if (!e->fsupport_known) {
-		r = fattrs_fsupport_probe(path, nofollow, &e->fsupport);
+		r = fattrs_fsupport_probe(dirfd, path, at_flags, &e->fsupport);
 		if (r < 0)
 			return r;
-		e->by_magic = statfs(path, &sfs) == 0 ? fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
+		e->by_magic = statfs_at(dirfd, path != NULL ? path : "", at_flags, &sfs) == 0 ?
+			      fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
 		e->fsupport_known = true;
 	}
 	*ret = e->fsupport;

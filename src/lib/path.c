@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -251,4 +252,25 @@ int fattrs_openat(int dirfd, const char *path, int flags, mode_t mode)
 	if (fd < 0 && errno == ESTALE)
 		fd = openat(dirfd, path, flags, mode);
 	return fd < 0 ? negerrno() : fd;
+}
+
+/*
+ * statfs(2) of the file @dirfd, @path and @atf name.  statfs(2) follows
+ * symbolic links, and so does this; a name relative to a descriptor is
+ * pinned for fstatfs(2) (three calls instead of one).
+ */
+int statfs_at(int dirfd, const char *path, unsigned atf, struct statfs *ret)
+{
+	int fd, r;
+
+	if (path[0] == '\0' && (atf & AT_EMPTY_PATH) && dirfd != AT_FDCWD)
+		return fstatfs(dirfd, ret) < 0 ? negerrno() : 0;
+	if (dirfd == AT_FDCWD || path[0] == '/')
+		return statfs(path[0] != '\0' ? path : ".", ret) < 0 ? negerrno() : 0;
+	fd = fattrs_openat(dirfd, path, O_PATH | O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd;
+	r = fstatfs(fd, ret) < 0 ? negerrno() : 0;
+	(void)close(fd);
+	return r;
 }

@@ -29,4 +29,11 @@ void fattrs_kattr_force_no_proc(bool on);
  */
 void fattrs_kattr_test_hook(void (*fn)(void *arg), void *arg);
 
+/**
+ * fattrs_fflag_force_path() - for tests: act as if getxattrat(2) and the
+ * other *xattrat system calls were missing (@on), as before Linux 6.13,
+ * or detect them again (!@on).
+ */
+void fattrs_fflag_force_path(bool on);
+
 #endif /* FATTRS_TESTING_H */

@@ -86,8 +86,8 @@ static int fsupport_of(struct setfattrs_control *ctl, const struct file_plan *p,
 	mc = mntcache(ctl);
 	if (mc == NULL)
 		return -ENOMEM;
-	/* fattrs_mntcache_fsupport_dev() wants a path from the working directory. */
-	return fattrs_mntcache_fsupport_dev(mc, p->dev, p->path, p->nofollow, ret, ret_type);
+	return fattrs_mntcache_fsupport_dev(mc, p->dev, p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), ret,
+					    ret_type);
 }
 
 int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret)
@@ -312,7 +312,7 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct file_plan *p, enum
 
 	r = sf_fsupport_for(ctl, p, &fsup);
 	if (r == 0)
-		r = fattrs_fflag_set(p->path, p->nofollow, p->mode, &fsup, f, p->on[i],
+		r = fattrs_fflag_set(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode, &fsup, f, p->on[i],
 				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
 	if (r == 0) {
 		p->state[i] = STEP_APPLIED;
@@ -595,7 +595,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 
 			r = sf_fsupport_for(ctl, &p, &fsup);
 			if (r == 0)
-				r = fattrs_fflags_get(path, nofollow, p.mode, &fsup, NULL, &fcur);
+				r = fattrs_fflags_get(dirfd, path, atf, p.mode, &fsup, NULL, &fcur);
 			if (r < 0) {
 				sf_fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quotef(shown));
 				sf_report_unread(ctl, shown);
@@ -722,8 +722,8 @@ static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, cons
 				  const struct stat *st, bool nofollow)
 {
 	for (int k = 0; k < ctl->nfsteps; k++) {
-		if (fattrs_fflag_set(path, nofollow, 0, &nostat_fsupport, ctl->fsteps[k].f, ctl->fsteps[k].on,
-				     ctl->fsteps[k].flags, NULL) != 0)
+		if (fattrs_fflag_set(dirfd, path, fattrs_at_nofollow(nofollow), 0, &nostat_fsupport, ctl->fsteps[k].f,
+				     ctl->fsteps[k].on, ctl->fsteps[k].flags, NULL) != 0)
 			return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
 	}
 	return true;

@@ -76,7 +76,8 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		}
 		r = sf_fsupport_for(ctl, &p, &fsup);
 		if (r == 0)
-			r = fattrs_fflags_get(file, ctl->nofollow, p.mode, &fsup, &stx, &ff);
+			r = fattrs_fflags_get(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow), p.mode, &fsup, &stx,
+					      &ff);
 		if (r < 0) {
 			cli_warn(-r, _("cannot read the fattrs flags of %s"), cli_quotef(file));
 			return CLI_EXIT_FAILURE;

@@ -220,7 +220,7 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 		cli_die(CLI_EXIT_FAILURE, -kerr, _("cannot read the flags of %s"), cli_quotef(rfile));
 	r = sf_fsupport_for(ctl, &p, &fsup);
 	if (r == 0)
-		r = fattrs_fflags_get(rfile, ctl->nofollow, p.mode, &fsup, NULL, &ff);
+		r = fattrs_fflags_get(AT_FDCWD, rfile, fattrs_at_nofollow(ctl->nofollow), p.mode, &fsup, NULL, &ff);
 	if (r < 0)
 		cli_die(CLI_EXIT_FAILURE, -r, _("cannot read the fattrs flags of %s"), cli_quotef(rfile));
 	fattrs_flagops_init(&ctl->ops);

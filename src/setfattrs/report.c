@@ -63,7 +63,8 @@ const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *pat
 	if (type == NULL)
 		return "this";
 	if ((strcmp(type, "fuse") == 0 || strcmp(type, "fuseblk") == 0) && ctl->mntcache != NULL &&
-	    fattrs_mntcache_fsupport(ctl->mntcache, stx.stx_mnt_id, path, nofollow, &fsup) == 0 &&
+	    fattrs_mntcache_fsupport(ctl->mntcache, stx.stx_mnt_id, dirfd, path, fattrs_at_nofollow(nofollow),
+				     &fsup) == 0 &&
 	    fsup.native == FATTRS_NATIVE_NTFS) {
 		(void)snprintf(named, sizeof(named), "%s (ntfs-3g)", type);
 		return named;

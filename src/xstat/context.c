@@ -47,7 +47,6 @@ struct fmt_ctx *fmt_ctx_free(struct fmt_ctx *c)
 	id_cache_free(&c->groups);
 	free(c->buf);
 	fattrs_fflags_release(&c->lookups.ff);
-	free(c->lookups.path);
 	free(c->lookups.other);
 	fattrs_mntcache_free(c->mntcache);
 	fattrs_mounts_free(c->mounts);
@@ -181,7 +180,6 @@ void fmt_file_release(struct fmt_file *f)
 	struct file_lookups *l = &f->ctx->lookups;
 
 	fattrs_fflags_release(&l->ff);
-	free(l->path);
 	free(l->other);
 	*l = (struct file_lookups){ .xerr = 1, .ierr = 1, .ferr = 1, .uerr = 1, .merr = 1 };
 }
@@ -203,21 +201,4 @@ void at_args(const struct fmt_file *f, int *dirfd, const char **path, unsigned *
 	*dirfd = f->path != NULL ? f->dirfd : AT_FDCWD;
 	*path = f->path != NULL ? f->path : f->name;
 	*flags = (unsigned)f->at_flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH);
-}
-
-/* A path naming the file for the calls that take no directory (xattrs): NULL when out of memory. */
-const char *plain_path(struct fmt_file *f, struct file_lookups *l)
-{
-	if (f->path == NULL || f->dirfd == AT_FDCWD || (f->path[0] == '/'))
-		return f->path != NULL ? f->path : f->name;
-	if (l->path == NULL) {
-		int r = f->path[0] == '\0' ? asprintf(&l->path, "/proc/self/fd/%d", f->dirfd)
-					   : asprintf(&l->path, "/proc/self/fd/%d/%s", f->dirfd, f->path);
-
-		if (r < 0) {
-			l->path = NULL;
-			return NULL;
-		}
-	}
-	return l->path;
 }

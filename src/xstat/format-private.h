@@ -45,7 +45,6 @@ struct file_lookups {
 	const char *name;
 	uint64_t ino;
 	uint32_t dev_major, dev_minor;
-	char *path;		/* the path the xattr calls use (NULL: not made yet) */
 	int xerr, ierr;		/* 1: not read yet; 0: read; -errno */
 	struct fattrs_kattr kx, ki;	/* the xflags group, the iflags word */
 	int ferr;
@@ -89,8 +88,6 @@ const char *qname(const struct fmt_file *f);
 bool nofollow(const struct fmt_file *f);
 /* The dirfd, path and flags of the file for the *at() lookups. */
 void at_args(const struct fmt_file *f, int *dirfd, const char **path, unsigned *flags);
-/* A path naming the file for the calls that take no directory (xattrs): NULL when out of memory. */
-const char *plain_path(struct fmt_file *f, struct file_lookups *l);
 
 /* ------------------------------------------------------------ values */
 

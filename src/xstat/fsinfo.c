@@ -266,13 +266,13 @@ int get_sattr(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 }
 
 /* What the filesystem of @f's mount offers for the fattrs flags: the library probes it once per mount. */
-static int fsupport(struct fmt_file *f, const char *path, struct fattrs_fsupport *ret)
+static int fsupport(struct fmt_file *f, int dirfd, const char *path, unsigned atf, struct fattrs_fsupport *ret)
 {
 	struct fattrs_mntcache *mc = mntcache_of(f->ctx);
 
 	if (mc == NULL)
-		return fattrs_fsupport_probe(path, nofollow(f), ret);
-	return fattrs_mntcache_fsupport(mc, has(f, STATX_MNT_ID) ? f->stx->stx_mnt_id : 0, path, nofollow(f), ret);
+		return fattrs_fsupport_probe(dirfd, path, atf, ret);
+	return fattrs_mntcache_fsupport(mc, has(f, STATX_MNT_ID) ? f->stx->stx_mnt_id : 0, dirfd, path, atf, ret);
 }
 
 static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
@@ -280,19 +280,24 @@ static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 	struct file_lookups *l = lookups_of(f);
 
 	if (l->ferr == 1) {
-		const char *path = plain_path(f, l);
 		struct fattrs_fsupport fsup;
+		const char *path;
+		unsigned atf;
+		int dirfd;
 
-		if (path == NULL) {
-			l->ferr = -ENOMEM;
+		/* the file as statx(2) found it: its directory and name, or its descriptor */
+		at_args(f, &dirfd, &path, &atf);
+		/* a file no flag can be on: nothing to probe (a pipe on standard input has no directory) */
+		if (has(f, STATX_TYPE) && !S_ISREG(f->stx->stx_mode) && !S_ISDIR(f->stx->stx_mode)) {
+			fsup = (struct fattrs_fsupport){ .user_xattr = false, .native = FATTRS_NATIVE_NONE };
+			l->ferr = 0;
 		} else {
-			l->ferr = fsupport(f, path, &fsup);
-			l->fsup = fsup;
-			if (l->ferr == 0)
-				l->ferr = fattrs_fflags_get(path, nofollow(f),
-							    has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
-							    &fsup, f->stx, &l->ff);
+			l->ferr = fsupport(f, dirfd, path, atf, &fsup);
 		}
+		l->fsup = fsup;
+		if (l->ferr == 0)
+			l->ferr = fattrs_fflags_get(dirfd, path, atf, has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
+						    &fsup, f->stx, &l->ff);
 		if (l->ferr < 0)
 			cli_warn(-l->ferr, _("cannot llistxattr %s"), qname(f));
 		for (size_t i = 0; l->ferr == 0 && i < FATTRS_NFFLAGS; i++) {

@@ -10,6 +10,19 @@
 #   assert_trace TRACE ERE        some line of TRACE matches ERE
 #   refute_trace TRACE ERE        no line of TRACE matches ERE
 #   re_escape STRING              STRING quoted for use inside an ERE
+#   nosys_require                 skip unless $NOSYS can run a command here
+#   "$NOSYS" GROUP CMD [ARG]...   run CMD with GROUP's system calls answering
+#                                 ENOSYS (tests/helpers/nosys.c): xattrat,
+#                                 file_attr; under trace_run and fault_run too
+#
+# strace 6.1 knows neither the *xattrat calls (Linux 6.13) nor
+# file_getattr/file_setattr (6.17): it prints them as syscall_0x1cf
+# (setxattrat), 0x1d0 (getxattrat), 0x1d1 (listxattrat), 0x1d2
+# (removexattrat), 0x1d4, 0x1d5, without their arguments, and cannot name
+# them for -e inject=.  Under nosys the library takes the path calls it
+# falls back to, which strace names and injects faults into.
+NOSYS=$FATTRS_BUILDDIR/tests/helpers/nosys
+export NOSYS
 #
 # The command's own stdout, stderr and exit status pass through unchanged
 # (strace writes only to TRACE), so these work under `run`, and inside
@@ -117,6 +130,11 @@ refute_trace() {
 		} | fail
 		return 1
 	fi
+}
+
+nosys_require() {
+	[[ -x $NOSYS ]] || fail "$NOSYS is not built (make check builds it)"
+	"$NOSYS" xattrat true 2>/dev/null || skip "a seccomp filter cannot be installed here"
 }
 
 export -f _fault_strace trace_run fault_run re_escape

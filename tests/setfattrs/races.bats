@@ -76,16 +76,19 @@ assert_race_clean() {
 }
 
 # held_open TYPE OP1 OP2: "setfattrs OP1 f" with its first write of an
-# attribute delayed 0.5 s (strace), and "setfattrs OP2 f" run whole in
-# that time; each one's exit status, then f's attributes (getfattr).
+# attribute delayed 0.5 s (strace, into the path calls: under $NOSYS), and
+# "setfattrs OP2 f" run whole in that time; each one's exit status, then
+# f's attributes (getfattr).
 held_open() {
 	fs_require "$1"
 	fault_require
+	nosys_require
 	require_cmd getfattr
 	run --separate-stderr fs_run "$1" '
 		cd "$D" && : >f || exit 1
 		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
-			-e inject=setxattr,lsetxattr,fsetxattr:delay_enter=500000:when=1 setfattrs '"$2"' f &
+			-e inject=setxattr,lsetxattr,fsetxattr:delay_enter=500000:when=1 \
+			"$NOSYS" xattrat setfattrs '"$2"' f &
 		sleep 0.2
 		setfattrs '"$3"' f; echo "second rc=$?"
 		wait $!; echo "first rc=$?"

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "testing.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,12 +142,12 @@ static unsigned int expect_where(enum fattrs_fflag f)
 /* Read @path's flags (not followed, type from the kernel). */
 static int get(const char *path, struct fattrs_fflags *f)
 {
-	return fattrs_fflags_get(path, true, 0, &fsup, NULL, f);
+	return fattrs_fflags_get(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, 0, &fsup, NULL, f);
 }
 
 static int set(const char *path, enum fattrs_fflag flag, bool on, unsigned int flags, unsigned int *where)
 {
-	return fattrs_fflag_set(path, true, 0, &fsup, flag, on, flags, where);
+	return fattrs_fflag_set(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, 0, &fsup, flag, on, flags, where);
 }
 
 /* The state of one flag of @path, or -errno. */
@@ -265,15 +266,15 @@ static void test_fflags__caps(void)
 	r = make_file("f") && mkfifoat(topfd, "p", 0644) == 0 && symlinkat("f", topfd, "l") == 0;
 	if (fail_unless(r, N_CAPS - 2, "no files", "make a file, a fifo and a symlink: %s", strerror(errno)))
 		return;
-	is_int(fattrs_fsupport_probe(tp("f"), true, &file), 0, "probe a regular file");
+	is_int(fattrs_fsupport_probe(AT_FDCWD, tp("f"), AT_SYMLINK_NOFOLLOW, &file), 0, "probe a regular file");
 	tap_ok(file.user_xattr == fsup.user_xattr && file.native == fsup.native,
 	       "a file gets its directory's answer");
-	is_int(fattrs_fsupport_probe(tp("p"), true, &fifo), 0, "probe a fifo");
+	is_int(fattrs_fsupport_probe(AT_FDCWD, tp("p"), AT_SYMLINK_NOFOLLOW, &fifo), 0, "probe a fifo");
 	tap_ok(fifo.user_xattr == fsup.user_xattr && fifo.native == fsup.native,
 	       "a fifo gets its directory's answer (user.* gets there always say ENODATA)");
-	tap_ok(fattrs_fsupport_probe(tp("l"), true, &link) == 0 && link.user_xattr == fsup.user_xattr &&
+	tap_ok(fattrs_fsupport_probe(AT_FDCWD, tp("l"), AT_SYMLINK_NOFOLLOW, &link) == 0 && link.user_xattr == fsup.user_xattr &&
 	       link.native == fsup.native, "a symlink not followed gets its directory's answer");
-	is_int(fattrs_fsupport_probe(tp("missing"), true, &link), -ENOENT, "a missing path is -ENOENT");
+	is_int(fattrs_fsupport_probe(AT_FDCWD, tp("missing"), AT_SYMLINK_NOFOLLOW, &link), -ENOENT, "a missing path is -ENOENT");
 
 	if (fs_type == NULL) {
 		skip_n(2, "FATTRS_TEST_FS not set: no expectations for this filesystem");
@@ -502,7 +503,7 @@ static void test_fflags__special(void)
 	if (fail_unless(r, N_SPECIAL - 2, "no files", "make a file, a symlink and a fifo: %s", strerror(errno)))
 		return;
 	(void)lstat(l, &st);
-	r = fattrs_fflags_get(l, true, st.st_mode, &fsup, NULL, &fl);
+	r = fattrs_fflags_get(AT_FDCWD, l, AT_SYMLINK_NOFOLLOW, st.st_mode, &fsup, NULL, &fl);
 	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "symlink, mode given: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
@@ -510,11 +511,11 @@ static void test_fflags__special(void)
 	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "symlink, mode 0: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
-	is_int(fattrs_fflag_set(l, true, st.st_mode, &fsup, FATTRS_OFFLINE, true, 0, NULL), -EPERM,
+	is_int(fattrs_fflag_set(AT_FDCWD, l, AT_SYMLINK_NOFOLLOW, st.st_mode, &fsup, FATTRS_OFFLINE, true, 0, NULL), -EPERM,
 	       "symlink, mode given: +offline is -EPERM");
 	is_int(set(l, FATTRS_OFFLINE, true, 0, NULL), -EPERM, "symlink, mode 0: +offline is -EPERM");
 	is_int(set(l, FATTRS_OFFLINE, false, 0, NULL), -EPERM, "symlink, mode 0: -offline is -EPERM");
-	tap_ok(fattrs_fflag_set(l, false, 0, &fsup, FATTRS_INTEGRITY, true, 0, NULL) == want_follow &&
+	tap_ok(fattrs_fflag_set(AT_FDCWD, l, 0, 0, &fsup, FATTRS_INTEGRITY, true, 0, NULL) == want_follow &&
 	       (!can_carry || state_of(tp("f"), FATTRS_INTEGRITY) == FATTRS_FSET),
 	       "symlink followed: +integrity reaches the file (%s)", can_carry ? "set" : "-EOPNOTSUPP");
 
@@ -522,23 +523,23 @@ static void test_fflags__special(void)
 	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "fifo: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
-	r = fattrs_fflags_get(p, false, 0, NULL, NULL, &fl);
+	r = fattrs_fflags_get(AT_FDCWD, p, 0, 0, NULL, NULL, &fl);
 	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "fifo, followed, fsup probed here: unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	is_int(set(p, FATTRS_PINNED, true, 0, NULL), -EPERM, "fifo, mode 0: +pinned is -EPERM");
-	is_int(fattrs_fflag_set(p, true, S_IFIFO | 0644, &fsup, FATTRS_PINNED, true, 0, NULL), -EPERM,
+	is_int(fattrs_fflag_set(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW, S_IFIFO | 0644, &fsup, FATTRS_PINNED, true, 0, NULL), -EPERM,
 	       "fifo, mode given: +pinned is -EPERM");
 	is_int(set(p, FATTRS_NOSCRUB, false, 0, NULL), -EPERM, "fifo, mode 0: -noscrub is -EPERM");
 
 	/* A mode without its file-type bits says nothing of the type: looked up, like 0. */
-	r = fattrs_fflags_get(tp("f"), true, 0644, &fsup, NULL, &fl);
+	r = fattrs_fflags_get(AT_FDCWD, tp("f"), AT_SYMLINK_NOFOLLOW, 0644, &fsup, NULL, &fl);
 	tap_ok(r == 0 && (can_carry ? fl.state[FATTRS_INTEGRITY] == FATTRS_FSET
 				    : all_state(&fl, FATTRS_FUNSUPPORTED)),
 	       "a regular file with mode 0644 (no S_IFMT bits) reads its flags");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
-	is_int(fattrs_fflag_set(tp("f"), true, 0644, &fsup, FATTRS_INTEGRITY, false, 0, NULL),
+	is_int(fattrs_fflag_set(AT_FDCWD, tp("f"), AT_SYMLINK_NOFOLLOW, 0644, &fsup, FATTRS_INTEGRITY, false, 0, NULL),
 	       can_carry ? 0 : -EOPNOTSUPP, "a regular file with mode 0644 has a flag cleared");
 	left_only("f", "l", "p", NULL);
 }
@@ -551,15 +552,90 @@ static void test_fflags__missing(void)
 
 	is_int(get(m, &fl), -ENOENT, "get of a missing path is -ENOENT");
 	is_int(fl.n_unknown, 12345, "and leaves its result alone");
-	is_int(fattrs_fflags_get(m, true, S_IFREG, &fsup, NULL, &fl), can_carry ? -ENOENT : 0,
+	is_int(fattrs_fflags_get(AT_FDCWD, m, AT_SYMLINK_NOFOLLOW, S_IFREG, &fsup, NULL, &fl), can_carry ? -ENOENT : 0,
 	       "get of a missing path, mode given: %s", can_carry ? "-ENOENT" : "unsupported without a look");
 	if (fl.n_unknown != 12345)
 		fattrs_fflags_release(&fl);
 	tap_ok(set(m, FATTRS_OFFLINE, true, 0, NULL) == -ENOENT && set(m, FATTRS_OFFLINE, false, 0, NULL) == -ENOENT,
 	       "+offline and -offline of a missing path are -ENOENT");
-	is_int(fattrs_fflag_set(m, true, 0, NULL, FATTRS_PINNED, true, 0, NULL), -ENOENT,
+	is_int(fattrs_fflag_set(AT_FDCWD, m, AT_SYMLINK_NOFOLLOW, 0, NULL, FATTRS_PINNED, true, 0, NULL), -ENOENT,
 	       "+pinned of a missing path, fsup probed there, is -ENOENT");
 	nothing_left();
+}
+
+/*
+ * The file named as the *at(2) calls name it: a name in an O_PATH
+ * directory descriptor, an O_PATH descriptor's own file and a real
+ * descriptor's (AT_EMPTY_PATH), through the *xattrat system calls and, run
+ * again with them forced off, through the path calls (@path_calls).
+ */
+enum { N_AT_ONE = 9, N_AT = 2 * N_AT_ONE + 2 };
+static void at_one(bool path_calls)
+{
+	const char *how = path_calls ? "path calls" : "*xattrat";
+	const char *f = tp("d/f");
+	struct fattrs_fflags fl;
+	struct fattrs_fsupport at;
+	int dfd, ofd, rfd, r;
+
+	fattrs_fflag_force_path(path_calls);
+	dfd = openat(topfd, "d", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ofd = openat(topfd, "d/f", O_PATH | O_CLOEXEC);
+	rfd = openat(topfd, "d/f", O_RDONLY | O_CLOEXEC);
+	if (dfd < 0 || ofd < 0 || rfd < 0) {
+		tap_ok(false, "%s: open d and d/f: %s", how, strerror(errno));
+		skip_n(N_AT_ONE - 1, "no descriptors");
+		goto out;
+	}
+	tap_ok(fattrs_fsupport_probe(dfd, "f", AT_SYMLINK_NOFOLLOW, &at) == 0 && at.user_xattr == fsup.user_xattr &&
+	       at.native == fsup.native, "%s: probe of a name in an O_PATH directory descriptor", how);
+	is_int(fattrs_fflag_set(dfd, "f", AT_SYMLINK_NOFOLLOW, 0, &fsup, FATTRS_OFFLINE, true, 0, NULL), 0,
+	       "%s: +offline of a name in an O_PATH directory descriptor", how);
+	is_str(xget(f, fattrs_fflag_info(FATTRS_OFFLINE)->xattr),
+	       expect_where(FATTRS_OFFLINE) == FATTRS_FSRC_XATTR ? "1" : "(none)",
+	       "%s: the file has it (in the xattr where no native word keeps it)", how);
+	r = fattrs_fflags_get(dfd, "f", AT_SYMLINK_NOFOLLOW, 0, &fsup, NULL, &fl);
+	tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_FSET, "%s: and reads it set by that name", how);
+	if (r == 0)
+		fattrs_fflags_release(&fl);
+	is_int(fattrs_fflag_set(ofd, "", AT_EMPTY_PATH, 0, &fsup, FATTRS_INTEGRITY, true, 0, NULL), 0,
+	       "%s: +integrity of an O_PATH descriptor's own file (AT_EMPTY_PATH)", how);
+	r = fattrs_fflags_get(rfd, NULL, AT_EMPTY_PATH, 0, &fsup, NULL, &fl);
+	tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_FSET && fl.state[FATTRS_INTEGRITY] == FATTRS_FSET,
+	       "%s: a real descriptor's own file (NULL, AT_EMPTY_PATH) reads both set", how);
+	if (r == 0)
+		fattrs_fflags_release(&fl);
+	is_int(fattrs_fflag_set(ofd, "", AT_EMPTY_PATH, 0, &fsup, FATTRS_INTEGRITY, false, 0, NULL), 0,
+	       "%s: -integrity of the O_PATH descriptor's own file", how);
+	is_int(fattrs_fflag_set(dfd, "f", 0, 0, &fsup, FATTRS_OFFLINE, false, 0, NULL), 0,
+	       "%s: -offline of the name, followed", how);
+	tap_ok(strcmp(xget(f, fattrs_fflag_info(FATTRS_OFFLINE)->xattr), "(none)") == 0 &&
+	       strcmp(xget(f, fattrs_fflag_info(FATTRS_INTEGRITY)->xattr), "(none)") == 0,
+	       "%s: the file has neither now", how);
+out:
+	fattrs_fflag_force_path(false);
+	if (dfd >= 0)
+		(void)close(dfd);
+	if (ofd >= 0)
+		(void)close(ofd);
+	if (rfd >= 0)
+		(void)close(rfd);
+}
+
+static void test_fflags__at(void)
+{
+	struct fattrs_fflags fl;
+
+	if (skip_unless(can_carry && fsup.user_xattr, N_AT - 1, NO_XATTR))
+		return;
+	if (fail_unless(mkdirat(topfd, "d", 0755) == 0 && make_file("d/f"), N_AT - 2, "no files",
+			"make d/f: %s", strerror(errno)))
+		return;
+	at_one(false);
+	at_one(true);
+	is_int(fattrs_fflags_get(topfd, "d/f", AT_NO_AUTOMOUNT, 0, &fsup, NULL, &fl), -EINVAL,
+	       "at_flags other than AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH are -EINVAL");
+	left_only("d", NULL);
 }
 
 /* More names than the first list buffer holds: it must grow. */
@@ -708,7 +784,7 @@ static char outbuf[BUFSIZ];	/* the driver's stdout buffer */
 /* The caller's part: fsup once per mount, the mode from its own stat; then the marker. */
 static int drive_prepare(const char *path, struct fattrs_fsupport *c, struct stat *st)
 {
-	int r = fattrs_fsupport_probe(path, true, c);
+	int r = fattrs_fsupport_probe(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, c);
 
 	if (r == 0 && lstat(path, st) < 0)
 		r = -errno;
@@ -739,7 +815,7 @@ static int drive_get(const char *path)
 
 	if (drive_prepare(path, &c, &st) < 0)
 		return 1;
-	r = fattrs_fflags_get(path, true, st.st_mode, &c, NULL, &f);
+	r = fattrs_fflags_get(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, st.st_mode, &c, NULL, &f);
 	if (r < 0) {
 		fprintf(stderr, "fflags: cannot read '%s': %s\n", path, strerror(-r));
 		return 1;
@@ -768,7 +844,7 @@ static int drive_set(const char *path, char **ops, int n)
 			fprintf(stderr, "fflags: bad operation '%s'\n", ops[i]);
 			return 1;
 		}
-		r = fattrs_fflag_set(path, true, st.st_mode, &c, (enum fattrs_fflag)flag, ops[i][0] != '-',
+		r = fattrs_fflag_set(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, st.st_mode, &c, (enum fattrs_fflag)flag, ops[i][0] != '-',
 				     ops[i][0] == '=' ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, &where);
 		if (r < 0) {
 			fprintf(stderr, "fflags: cannot %s '%s': %s\n", ops[i], path, strerror(-r));
@@ -789,7 +865,7 @@ static const char *native_word(enum fattrs_native n)
 static int drive_probe(const char *path, bool follow)
 {
 	struct fattrs_fsupport c;
-	int r = fattrs_fsupport_probe(path, !follow, &c);
+	int r = fattrs_fsupport_probe(AT_FDCWD, path, fattrs_at_nofollow(!follow), &c);
 
 	if (r < 0) {
 		fprintf(stderr, "fflags: cannot probe '%s': %s\n", path, strerror(-r));
@@ -821,9 +897,9 @@ int main(int argc, char **argv)
 		fs_type = NULL;
 	r = top_make("fflags");
 	if (r == 0)
-		r = fattrs_fsupport_probe(topdir, true, &fsup);
+		r = fattrs_fsupport_probe(AT_FDCWD, topdir, AT_SYMLINK_NOFOLLOW, &fsup);
 	if (!top_plan(r, N_TABLE + N_VALUE + N_CAPS + N_SETCLEAR + N_VALUES + N_UNKNOWN + N_OPP + N_ABSENT +
-			     N_SPECIAL + N_MISSING + N_MANY + N_NTFS + N_NONE))
+			     N_SPECIAL + N_MISSING + N_AT + N_MANY + N_NTFS + N_NONE))
 		return 1;
 	can_carry = fsup.user_xattr || fsup.native != FATTRS_NATIVE_NONE;
 	find_native_keeps();
@@ -842,6 +918,7 @@ int main(int argc, char **argv)
 	test_fflags__clear_absent();
 	test_fflags__special();
 	test_fflags__missing();
+	test_fflags__at();
 	test_fflags__many();
 	test_fflags__ntfs();
 	test_fflags__unsupported_fs();

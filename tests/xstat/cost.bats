@@ -57,15 +57,19 @@ count() {
 	FAULT_NOTRACE= run -0 trace_run "$TRACE" bin/stat a b c d e
 	assert_equal "$(count '^[0-9]+ +statx\(')" 5
 	assert_equal "$(count 'open(at)?\(.*"/etc/passwd"')" 1
-	refute_trace "$TRACE" 'mountinfo|libmount|xattr\('
+	refute_trace "$TRACE" 'mountinfo|libmount|xattr\(|syscall_0x1(cf|d[0-2])\('
 }
 
-# calls NAME TRACE: how many calls of NAME (strace 6.1 prints file_getattr as syscall_0x1d4).
+# calls NAME TRACE: how many calls of NAME (strace 6.1 prints file_getattr as
+# syscall_0x1d4, listxattrat as syscall_0x1d1, getxattrat as syscall_0x1d0:
+# getxattrat-nofollow where its third argument is AT_SYMLINK_NOFOLLOW).
 calls() {
-	sed -E 's/^[0-9]+ +//; s/^syscall_0x1d4\(/file_getattr(/' "$2" | grep -Ec "^$1\(" || :
+	sed -E 's/^[0-9]+ +//; s/^syscall_0x1d4\(/file_getattr(/; s/^syscall_0x1d1\(/listxattrat(/
+		s/^syscall_0x1d0\([^,]*, [^,]*, 0x100, /getxattrat-nofollow(/; s/^syscall_0x1d0\(/getxattrat(/' "$2" |
+		grep -Ec "^$1\(" || :
 }
 
-@test "the default view: per file statx, file_getattr, llistxattr, and a getxattr only for a user.fattr. name" {
+@test "the default view: per file statx, file_getattr, listxattrat, and a getxattrat only for a user.fattr. name" {
 	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
 	require_cmd setfattr
 	touch f g h i j
@@ -76,12 +80,12 @@ calls() {
 	FAULT_NOTRACE= run -0 trace_run "$TRACE.5" xstat a b c d e
 	FAULT_NOTRACE= run -0 trace_run "$TRACE.10" xstat a b c d e f g h i j
 	local name d total=0
-	for name in statx file_getattr llistxattr lgetxattr getxattr; do
+	for name in statx file_getattr listxattrat getxattrat-nofollow getxattrat; do
 		d=$(($(calls "$name" "$TRACE.10") - $(calls "$name" "$TRACE.5")))
 		case $name in
-		statx | file_getattr | llistxattr) assert_equal "$name $d" "$name 5" ;;
-		lgetxattr) assert_equal "$name $d" "$name 1" ;;	# h's user.fattr.offline only
-		getxattr) assert_equal "$name $d" "$name 0" ;;
+		statx | file_getattr | listxattrat) assert_equal "$name $d" "$name 5" ;;
+		getxattrat-nofollow) assert_equal "$name $d" "$name 1" ;;	# h's user.fattr.offline only
+		getxattrat) assert_equal "$name $d" "$name 0" ;;
 		esac
 	done
 	# everything else but the output's writes: nothing per file

@@ -57,7 +57,9 @@ xstat: cannot statx '$LONG': File name too long"
 
 @test "a message mid-line comes after what the line printed before it, as GNU stat's, on one pipe" {
 	fault_require
-	run -1 fault_run "$W/trace" llistxattr ENOENT:when=2 -- bash -c 'set -o pipefail; xstat -c "%n %{offline} %s" a b 2>&1 | cat'
+	nosys_require
+	# the path calls, into which strace injects (tests/helpers/fault.bash)
+	run -1 fault_run "$W/trace" llistxattr ENOENT:when=2 -- bash -c 'set -o pipefail; "$NOSYS" xattrat xstat -c "%n %{offline} %s" a b 2>&1 | cat'
 	assert_output "a clear 0
 b xstat: cannot llistxattr 'b': No such file or directory
 ? 0"
@@ -126,10 +128,12 @@ b xstat: cannot llistxattr 'b': No such file or directory
 
 @test "a file that vanishes after its statx: the lookup names it, that field is '?' (null in JSON), exit 1" {
 	fault_require
-	run -1 --separate-stderr fault_run "$W/trace" llistxattr ENOENT:when=1 -- xstat -c '%n %{offline} %{pinned} %s' a b
+	nosys_require
+	# the path calls, into which strace injects (tests/helpers/fault.bash)
+	run -1 --separate-stderr fault_run "$W/trace" llistxattr ENOENT:when=1 -- "$NOSYS" xattrat xstat -c '%n %{offline} %{pinned} %s' a b
 	assert_output $'a ? ? 0\nb clear clear 0'
 	assert_equal "$stderr" "xstat: cannot llistxattr 'a': No such file or directory"
-	run -1 --separate-stderr fault_run "$W/trace" llistxattr ENOENT:when=1 -- xstat --json a b
+	run -1 --separate-stderr fault_run "$W/trace" llistxattr ENOENT:when=1 -- "$NOSYS" xattrat xstat --json a b
 	assert_equal "$(jq -c '[.name, .offline, .pinned, .size]' <<<"$output")" $'["a",null,null,0]\n["b","clear","clear",0]'
 	assert_equal "$stderr" "xstat: cannot llistxattr 'a': No such file or directory"
 	# the unique mount id's own statx

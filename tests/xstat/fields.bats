@@ -279,19 +279,27 @@ mount_fields() {
 	assert_equal "$stderr" "xstat: warning: 'g': user.fattr.pinned holds 'yes', neither 1 nor 0: the flag reads as invalid"
 }
 
-@test "fattrs flags: the filesystem is probed once per mount, then one llistxattr per file, a getxattr only for a user.fattr. name" {
+@test "fattrs flags: the filesystem is probed once per mount, then one listxattrat per file, a getxattrat only for a user.fattr. name; the path calls the same" {
 	fault_require
+	nosys_require
 	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
 	fs_require tmpfs
 	run -0 --separate-stderr fs_run tmpfs '
 		cd "$D" || exit 1
 		touch a b c e && setfattr -n user.fattr.offline -v 1 e && setfattr -n user.other -v 1 e
 		mkdir m && mount -t tmpfs none m && touch m/x
-		trace_run "$BATS_TEST_TMPDIR/trace" xstat -c "%{offline} %{pinned}" a b c e m/x
+		trace_run "$BATS_TEST_TMPDIR/at.trace" xstat -c "%{offline} %{pinned}" a b c e m/x
+		trace_run "$BATS_TEST_TMPDIR/trace" "$NOSYS" xattrat xstat -c "%{offline} %{pinned}" a b c e m/x
 		umount m
 	'
-	assert_output $'clear clear\nclear clear\nclear clear\nset clear\nclear clear'
+	assert_output $'clear clear\nclear clear\nclear clear\nset clear\nclear clear\nclear clear\nclear clear\nclear clear\nset clear\nclear clear'
+	# listxattrat, getxattrat (strace 6.1 prints them as syscall_0x1d1, syscall_0x1d0)
+	assert_equal "$(grep -c 'syscall_0x1d1(' "$BATS_TEST_TMPDIR/at.trace")" 5
+	assert_equal "$(grep -c 'syscall_0x1d0(' "$BATS_TEST_TMPDIR/at.trace")" 5
+	refute_trace "$BATS_TEST_TMPDIR/at.trace" 'xattr\('
+	# without them, the path calls, which strace names (the first getxattrat answered ENOSYS)
 	local t=$BATS_TEST_TMPDIR/trace
+	assert_equal "$(grep -c 'syscall_0x1d0(.* = -1 ENOSYS' "$t")" 1
 	assert_equal "$(grep -c 'statfs(' "$t")" 2
 	assert_equal "$(grep -c 'llistxattr(' "$t")" 5
 	# the probe's size queries, one per mount, then the value of e's one name
@@ -305,11 +313,11 @@ mount_fields() {
 	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
 	touch a b
 	trace_run trace xstat -c '%{size} %{immutable} %{append} %{nodump}' a b
-	refute_trace trace 'file_getattr|syscall_0x1d4|ioctl\(|xattr\(|mountinfo'
+	refute_trace trace 'file_getattr|syscall_0x1d4|ioctl\(|xattr\(|syscall_0x1(cf|d[0-2])\(|mountinfo'
 	assert_equal "$(grep -c 'statx(AT_FDCWD, "[ab]", AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW, STATX_SIZE, ' trace)" 2
 	trace_run trace xstat -c '%{noatime}%{projid}' a b
 	assert_equal "$(grep -Ec 'file_getattr|syscall_0x1d4' trace)" 2
-	refute_trace trace 'ioctl\(|xattr\('
+	refute_trace trace 'ioctl\(|xattr\(|syscall_0x1(cf|d[0-2])\('
 	trace_run trace xstat -c '%{nocow}' a
 	assert_trace trace 'ioctl\([0-9]+, FS_IOC_GETFLAGS'
 	trace_run trace xstat -c '%{mnt_id}' a

@@ -147,5 +147,31 @@ _Static_assert(sizeof(struct fattrs_file_attr) == 24, "struct file_attr is 24 by
 #  define __NR_file_setattr 469			/* Linux 6.17 */
 # endif
 #endif
+#ifndef __NR_setxattrat
+# if defined(__alpha__)
+#  define __NR_setxattrat 573			/* Linux 6.13 */
+#  define __NR_getxattrat 574			/* Linux 6.13 */
+#  define __NR_listxattrat 575			/* Linux 6.13 */
+#  define __NR_removexattrat 576		/* Linux 6.13 */
+# else
+#  define __NR_setxattrat 463			/* Linux 6.13 */
+#  define __NR_getxattrat 464			/* Linux 6.13 */
+#  define __NR_listxattrat 465			/* Linux 6.13 */
+#  define __NR_removexattrat 466		/* Linux 6.13 */
+# endif
+#endif
+
+/*
+ * struct xattr_args of setxattrat(2)/getxattrat(2), Linux 6.13
+ * (XATTR_ARGS_SIZE_VER0): the value's address and size, and the
+ * setxattr(2) flags (0 for a get).  include/uapi/linux/xattr.h.
+ */
+struct fattrs_xattr_args {
+	uint64_t value;		/* __aligned_u64: a user pointer */
+	uint32_t size;
+	uint32_t flags;
+};
+
+_Static_assert(sizeof(struct fattrs_xattr_args) == 16, "struct xattr_args is 16 bytes");
 
 #endif /* FATTRS_COMPAT_LINUX_H */
