@@ -542,9 +542,8 @@ static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *pat
 }
 
 /*
- * Change one file: @path relative to @dirfd (and to the working directory,
- * for the fattrs flags: -R moves into @dirfd first), @st its stat as
- * @nofollow says, or NULL when sf_want_nostat().
+ * Change one file: @path relative to @dirfd, for both kinds of flag, @st
+ * its stat as @nofollow says, or NULL when sf_want_nostat().
  */
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 		    const struct stat *st, bool nofollow)

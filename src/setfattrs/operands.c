@@ -29,8 +29,8 @@ static void walk_error(const char *path, int err, enum fattrs_walk_err what, voi
 /*
  * One name inside a tree: regular files and directories are changed;
  * symlinks (never followed), fifos, sockets and devices met inside are
- * left alone.  The fattrs flags go by name, so the working directory
- * follows the walk.
+ * left alone.  Every flag goes by the walk's directory descriptor and the
+ * name in it; messages name the file by its path from the operand.
  */
 static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 {
@@ -38,14 +38,9 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 
 	if (!S_ISREG(e->type) && !S_ISDIR(e->type))
 		return 0;
+	/* whether changes go by name is asked once per directory */
 	if (ctl->dir_serial != e->dir_serial) {
-		if (fchdir(e->dirfd) < 0) {
-			sf_fail_flag(ctl, errno, _("cannot change to the directory of %s"), cli_quotef(e->path));
-			ctl->ok = false;
-			return FATTRS_WALK_SKIP;
-		}
 		ctl->dir_serial = e->dir_serial;
-		ctl->moved = true;
 		ctl->byname = -1;
 	}
 	if (!sf_change_file(ctl, e->dirfd, e->name, e->path, e->st, true))
@@ -53,22 +48,18 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 	return 0;
 }
 
-/* Back to where the command started, after a walk or an operand's directory. */
-bool sf_back_home(struct setfattrs_control *ctl)
+/* Done with a walk or an operand's directory: what was known of it is forgotten. */
+void sf_leave_dir(struct setfattrs_control *ctl)
 {
 	if (ctl->opdir >= 0) {
 		(void)close(ctl->opdir);
 		ctl->nostat = -1;	/* it was the opdir's */
+		ctl->byname = -1;
 	}
 	ctl->opdir = -1;
+	if (ctl->dir_serial != 0)
+		ctl->byname = -1;
 	ctl->dir_serial = 0;
-	if (!ctl->moved)
-		return true;
-	ctl->moved = false;
-	ctl->byname = -1;
-	if (fchdir(ctl->cwd) == 0)
-		return true;
-	cli_die(CLI_EXIT_FAILURE, errno, _("cannot return to the working directory"));
 }
 
 /*
@@ -76,11 +67,10 @@ bool sf_back_home(struct setfattrs_control *ctl)
  * consecutive operands in the same one, and its last name.  Each call
  * then looks up one name instead of the whole path again, and where
  * nobody else can change that directory the kernel flags go by that name
- * (dir_byname()).  The working directory follows, as in a walk: the
- * fattrs flags go by path.  An operand without a directory part is
- * changed from the working directory; one ending in "/", "." or "..", or
- * whose directory cannot be entered, by its whole path (which then says
- * what is wrong).
+ * (dir_byname()).  An operand without a directory part is changed from
+ * the working directory; one ending in "/", "." or "..", or whose
+ * directory cannot be opened, by its whole path (which then says what is
+ * wrong).
  */
 static void operand_dir(struct setfattrs_control *ctl, const char *file, int *ret_dirfd, const char **ret_name)
 {
@@ -98,23 +88,16 @@ static void operand_dir(struct setfattrs_control *ctl, const char *file, int *re
 		*ret_name = name;
 		return;
 	}
-	(void)sf_back_home(ctl);
+	sf_leave_dir(ctl);
 	if (slash == NULL || name[0] == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return;
-	if (ctl->cwd < 0)
-		ctl->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	dir = ctl->cwd >= 0 ? strndup(file, len > 0 ? len : 1) : NULL;	/* "/f": "/" */
+	dir = strndup(file, len > 0 ? len : 1);	/* "/f": "/" */
 	if (dir == NULL)
 		return;
 	fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
 	if (fd < 0)
 		return;
-	if (fchdir(fd) < 0) {
-		(void)close(fd);
-		return;
-	}
-	ctl->moved = true;
 	ctl->byname = -1;
 	ctl->opdir = fd;
 	ctl->nostat = -1;
@@ -178,7 +161,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 			walk_entry, walk_error, ctl);
 	ctl->nostat = -1;	/* it was @fd's */
 	(void)close(fd);
-	(void)sf_back_home(ctl);
+	sf_leave_dir(ctl);
 	if (r < 0 && r != -ESTALE) {
 		sf_fail_flag(ctl, -r, _("cannot walk %s"), cli_quotef(file));
 		return false;

@@ -61,7 +61,7 @@ static volatile poptContext main_pc;
 
 int main(int argc, const char **argv)
 {
-	struct setfattrs_control ctl = { .nfsteps = -1, .nostat = -1, .all_trusted = -1, .cwd = -1, .opdir = -1,
+	struct setfattrs_control ctl = { .nfsteps = -1, .nostat = -1, .all_trusted = -1, .opdir = -1,
 					 .byname = -1 };
 	const char **popt_argv, **files, **rest;
 	int popt_argc, rc, procfd = -1;
@@ -126,12 +126,6 @@ int main(int argc, const char **argv)
 	if (ctl.reference != NULL)
 		sf_reference_ops(&ctl);
 	sf_check_ops(&ctl);
-	if (ctl.recursive) {
-		ctl.cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (ctl.cwd < 0)
-			cli_die(CLI_EXIT_FAILURE, errno, _("cannot open the working directory"));
-	}
-
 	/*
 	 * A pinned file's kernel flags are read and written through its
 	 * descriptor's /proc/self/fd link: one name looked up in this
@@ -146,13 +140,11 @@ int main(int argc, const char **argv)
 	}
 	for (size_t i = 0; files[i] != NULL; i++)
 		ok &= setfattrs_operand(&ctl, files[i]);
-	(void)sf_back_home(&ctl);
+	sf_leave_dir(&ctl);
 	if (procfd >= 0) {
 		(void)fattrs_kattr_set_procfd(-1);
 		(void)close(procfd);
 	}
-	if (ctl.cwd >= 0)
-		(void)close(ctl.cwd);
 	rc = ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 out:
 	poptFreeContext(pc);

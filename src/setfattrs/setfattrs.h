@@ -39,10 +39,8 @@ struct setfattrs_control {
 	struct fattrs_mntcache *mntcache;	/* what each mount is and keeps */
 	int caps_known;		/* 0 until capget(2) was asked (then 1, or -1: it failed) */
 	uint64_t caps_eff;	/* the effective capabilities */
-	int cwd;		/* the working directory at start, or -1 until needed */
-	bool moved;		/* the working directory is not cwd: an operand's or the walk's */
-	unsigned long dir_serial;	/* the walk's directory we are in, 0: none */
-	int opdir;		/* the operands' directory we are in (operand_dir()), or -1 */
+	unsigned long dir_serial;	/* the walk's directory being changed in, 0: none */
+	int opdir;		/* the operands' directory being changed in (operand_dir()), or -1 */
 	const char *opdir_name;	/* its name: the first opdir_len bytes of an operand */
 	size_t opdir_len;
 	int byname;		/* -1 not known yet; whether changes in the directory go by name */
@@ -133,7 +131,7 @@ void sf_report_unread(struct setfattrs_control *ctl, const char *shown);
 void sf_report_partial(const struct setfattrs_control *ctl, const struct file_plan *p);
 
 /* operands.c: operands, -R and --reference */
-bool sf_back_home(struct setfattrs_control *ctl);
+void sf_leave_dir(struct setfattrs_control *ctl);
 bool setfattrs_operand(struct setfattrs_control *ctl, const char *file);
 void sf_reference_ops(struct setfattrs_control *ctl);
 

@@ -71,6 +71,37 @@ load '../helpers/setfattrs'
 	assert_equal "${#stderr_lines[@]}" 2
 }
 
+@test "tmpfs: -R and operands in a directory never change the working directory: both kinds of flag go by the directory's descriptor and the name, with the *xattrat calls and without them; messages name the path" {
+	require_cmd getfattr setfattr lsattr
+	fault_require
+	nosys_require
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		export ASAN_OPTIONS=$FAULT_ASAN_OPTIONS
+		cd "$D" || exit 1
+		for m in at path; do
+			mkdir -p $m/t/s/u && touch $m/t/a $m/t/s/b $m/t/s/u/c $m/t/s/u/p &&
+				setfattr -n user.fattr.pinned -v 1 $m/t/s/u/p || exit 1
+		done
+		trace_run ../at-R setfattrs -R +offline,nodump at/t; echo "rc=$?"
+		trace_run ../at-op setfattrs -integrity at/t/s/b at/t/s/u/c; echo "rc=$?"
+		trace_run ../path-R "$NOSYS" xattrat setfattrs -R +offline,nodump path/t; echo "rc=$?"
+		trace_run ../path-op "$NOSYS" xattrat setfattrs -integrity path/t/s/b path/t/s/u/c; echo "rc=$?"
+		for m in at path; do
+			getfattr -R --absolute-names -n user.fattr.offline $m/t 2>/dev/null | sed -n "s/^# file: //p" | sort | tr "\n" " "; echo
+			lsattr -d $m/t/s/u/c | cut -d" " -f1
+		done
+		cat ../at-R ../at-op ../path-R ../path-op | grep -cE "^[0-9]+ +f?chdir\(" || :
+		# without them, the path calls reach each name through its directory descriptor
+		grep -cE "^[0-9]+ +lsetxattr\(\"/proc/self/fd/[0-9]+/c\", \"user\.fattr\.offline\"" ../path-R'
+	assert_equal "${lines[*]}" "rc=1 rc=0 rc=1 rc=0 at/t at/t/a at/t/s at/t/s/b at/t/s/u at/t/s/u/c  ------d--------------- path/t path/t/a path/t/s path/t/s/b path/t/s/u path/t/s/u/c  ------d--------------- 0 1"
+	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'offline' on 'at/t/s/u/p': its opposite 'pinned' is set; '-pinned +offline' clears it first"
+	assert_equal "${stderr_lines[1]}" "setfattrs: 'at/t/s/u/p': applied '+nodump'; failed '+offline'"
+	assert_equal "${stderr_lines[2]}" "setfattrs: cannot set 'offline' on 'path/t/s/u/p': its opposite 'pinned' is set; '-pinned +offline' clears it first"
+	assert_equal "${stderr_lines[3]}" "setfattrs: 'path/t/s/u/p': applied '+nodump'; failed '+offline'"
+	assert_equal "${#stderr_lines[@]}" 4
+}
+
 @test "tmpfs: -R depth is not limited by a small descriptor limit (ulimit -n 12, 300 levels)" {
 	require_cmd lsattr
 	fs_require tmpfs
