@@ -87,7 +87,7 @@ static void put_num(long long v)
 int main(int argc, char **argv)
 {
 	char *list = NULL;
-	size_t cap = 0, len = 0;
+	size_t alloc = 0, len = 0;
 	int fd, status = 0;
 	ssize_t n;
 	int view = argc == 3 && strcmp(argv[1], "-v") == 0;
@@ -102,13 +102,13 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return 2;
 	for (;;) {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 1 << 20;
-			list = realloc(list, cap);
+		if (len == alloc) {
+			alloc = alloc ? 2 * alloc : 1 << 20;
+			list = realloc(list, alloc);
 			if (list == NULL)
 				return 2;
 		}
-		n = read(fd, list + len, cap - len);
+		n = read(fd, list + len, alloc - len);
 		if (n < 0)
 			return 2;
 		if (n == 0)

@@ -17,19 +17,19 @@
 
 void cli_buf_grow(struct cli_buf *b, size_t n)
 {
-	size_t cap = b->cap ? b->cap : 256;
+	size_t alloc = b->alloc ? b->alloc : 256;
 	char *p;
 
-	while (cap - b->len < n) {
-		if (cap > SIZE_MAX / 2)
+	while (alloc - b->len < n) {
+		if (alloc > SIZE_MAX / 2)
 			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-		cap *= 2;
+		alloc *= 2;
 	}
-	p = realloc(b->p, cap);
+	p = realloc(b->p, alloc);
 	if (p == NULL)
 		cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
 	b->p = p;
-	b->cap = cap;
+	b->alloc = alloc;
 }
 
 static struct cli_buf *pending;
@@ -175,9 +175,9 @@ int cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
 	}
 	cli_buf_reserve(b, 64);
 	va_copy(aq, ap);
-	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, aq);
+	n = vsnprintf(b->p + b->len, b->alloc - b->len, fmt, aq);
 	va_end(aq);
-	if (n >= 0 && (size_t)n < b->cap - b->len) {
+	if (n >= 0 && (size_t)n < b->alloc - b->len) {
 		b->len += (size_t)n;
 		return n;
 	}
@@ -189,7 +189,7 @@ int cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
 	if (n < 0)
 		return n;
 	cli_buf_reserve(b, (size_t)n + 1);
-	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	n = vsnprintf(b->p + b->len, b->alloc - b->len, fmt, ap);
 	if (n > 0)
 		b->len += (size_t)n;
 	return n;

@@ -21,7 +21,7 @@
  */
 struct cli_buf {
 	char *p;
-	size_t len, cap;
+	size_t len, alloc;
 	size_t hold;	/* with @holding: bytes from here on are not to go out before the rest */
 	bool holding;
 };
@@ -48,7 +48,7 @@ static inline void cli_buf_hold(struct cli_buf *b)
 /* Room for @n more bytes. */
 static inline void cli_buf_reserve(struct cli_buf *b, size_t n)
 {
-	if (b->cap - b->len < n)
+	if (b->alloc - b->len < n)
 		cli_buf_grow(b, n);
 }
 

@@ -50,22 +50,22 @@ int cli_quoting_style_parse(const char *word)
 /* A growing string. */
 struct qout {
 	char *p;
-	size_t len, cap;
+	size_t len, alloc;
 	bool oom;
 };
 
 static void put(struct qout *o, char c)
 {
-	if (o->len + 1 >= o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 64;
-		char *p = realloc(o->p, cap);
+	if (o->len + 1 >= o->alloc) {
+		size_t alloc = o->alloc ? 2 * o->alloc : 64;
+		char *p = realloc(o->p, alloc);
 
 		if (p == NULL) {
 			o->oom = true;
 			return;
 		}
 		o->p = p;
-		o->cap = cap;
+		o->alloc = alloc;
 	}
 	o->p[o->len++] = c;
 }

@@ -33,9 +33,9 @@ struct level {
 
 struct walk {
 	struct level *lv;
-	size_t depth, cap;
+	size_t depth, alloc;
 	char *path;
-	size_t pathcap;
+	size_t path_alloc;
 	int fd;			/* the descriptor of the top level */
 	unsigned long serial;
 };
@@ -44,7 +44,7 @@ struct walk {
 static int read_names(int fd, struct level *l)
 {
 	char buf[32768];
-	size_t cap = 0;
+	size_t alloc = 0;
 
 	l->names = NULL;
 	l->len = l->pos = 0;
@@ -67,20 +67,20 @@ static int read_names(int fd, struct level *l)
 			off += d->d_reclen;
 			if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 				continue;
-			if (l->len + nl + 2 > cap) {
-				size_t ncap = cap == 0 ? 4096 : cap * 2;
+			if (l->len + nl + 2 > alloc) {
+				size_t nalloc = alloc == 0 ? 4096 : alloc * 2;
 				char *p;
 
-				while (ncap < l->len + nl + 2)
-					ncap *= 2;
-				p = realloc(l->names, ncap);
+				while (nalloc < l->len + nl + 2)
+					nalloc *= 2;
+				p = realloc(l->names, nalloc);
 				if (p == NULL) {
 					free(l->names);
 					l->names = NULL;
 					return -ENOMEM;
 				}
 				l->names = p;
-				cap = ncap;
+				alloc = nalloc;
 			}
 			l->names[l->len] = (char)d->d_type;
 			memcpy(l->names + l->len + 1, d->d_name, nl + 1);
@@ -94,14 +94,14 @@ static int path_set(struct walk *w, size_t at, const char *name)
 {
 	size_t need = at + 1 + strlen(name) + 1;
 
-	if (need > w->pathcap) {
-		size_t cap = w->pathcap * 2 > need ? w->pathcap * 2 : need + 256;
-		char *p = realloc(w->path, cap);
+	if (need > w->path_alloc) {
+		size_t alloc = w->path_alloc * 2 > need ? w->path_alloc * 2 : need + 256;
+		char *p = realloc(w->path, alloc);
 
 		if (p == NULL)
 			return -ENOMEM;
 		w->path = p;
-		w->pathcap = cap;
+		w->path_alloc = alloc;
 	}
 	if (at > 0 && w->path[at - 1] != '/')
 		w->path[at++] = '/';
@@ -114,14 +114,14 @@ static int push(struct walk *w, int fd, const struct stat *st, size_t pathlen)
 	struct level *l;
 	int r;
 
-	if (w->depth == w->cap) {
-		size_t cap = w->cap == 0 ? 16 : w->cap * 2;
+	if (w->depth == w->alloc) {
+		size_t alloc = w->alloc == 0 ? 16 : w->alloc * 2;
 
-		l = realloc(w->lv, cap * sizeof(*l));
+		l = realloc(w->lv, alloc * sizeof(*l));
 		if (l == NULL)
 			return -ENOMEM;
 		w->lv = l;
-		w->cap = cap;
+		w->alloc = alloc;
 	}
 	l = &w->lv[w->depth];
 	r = read_names(fd, l);

@@ -34,7 +34,7 @@ struct fmt_ctx *fmt_ctx_new(void)
 
 static void id_cache_free(struct id_cache *c)
 {
-	for (size_t i = 0; i < c->cap; i++)
+	for (size_t i = 0; i < c->alloc; i++)
 		free(c->v[i].name);
 	free(c->v);
 }
@@ -66,39 +66,39 @@ void fmt_ctx_set_follow(struct fmt_ctx *c, bool follow)
 }
 
 /* The name of user or group @id, looked up once per id per run. */
-/* The slot of @id in @v (@cap a power of two): its own, or the empty one where it would go. */
-static struct id_name *id_slot(struct id_name *v, size_t cap, unsigned int id)
+/* The slot of @id in @v (@alloc a power of two): its own, or the empty one where it would go. */
+static struct id_name *id_slot(struct id_name *v, size_t alloc, unsigned int id)
 {
-	size_t i = (id * 2654435761u) & (cap - 1);
+	size_t i = (id * 2654435761u) & (alloc - 1);
 
 	while (v[i].used && v[i].id != id)
-		i = (i + 1) & (cap - 1);
+		i = (i + 1) & (alloc - 1);
 	return &v[i];
 }
 
 /* @c with room for one more name, at most half full.  Returns: false when out of memory. */
 static bool id_cache_grow(struct id_cache *c)
 {
-	size_t cap = c->cap ? 2 * c->cap : 16;
+	size_t alloc = c->alloc ? 2 * c->alloc : 16;
 	struct id_name *v;
 
-	if (2 * (c->n + 1) <= c->cap)
+	if (2 * (c->n + 1) <= c->alloc)
 		return true;
-	v = calloc(cap, sizeof(*v));
+	v = calloc(alloc, sizeof(*v));
 	if (v == NULL)
 		return false;
-	for (size_t i = 0; i < c->cap; i++)
+	for (size_t i = 0; i < c->alloc; i++)
 		if (c->v[i].used)
-			*id_slot(v, cap, c->v[i].id) = c->v[i];
+			*id_slot(v, alloc, c->v[i].id) = c->v[i];
 	free(c->v);
 	c->v = v;
-	c->cap = cap;
+	c->alloc = alloc;
 	return true;
 }
 
 const char *id_name(struct id_cache *c, unsigned int id, bool group)
 {
-	struct id_name *e = c->cap != 0 ? id_slot(c->v, c->cap, id) : NULL;
+	struct id_name *e = c->alloc != 0 ? id_slot(c->v, c->alloc, id) : NULL;
 	const char *name;
 	char *copy;
 
@@ -116,7 +116,7 @@ const char *id_name(struct id_cache *c, unsigned int id, bool group)
 	copy = name != NULL ? strdup(name) : NULL;
 	if (!id_cache_grow(c))
 		return copy;	/* leaks one name rather than fail */
-	*id_slot(c->v, c->cap, id) = (struct id_name){ .id = id, .name = copy, .used = true };
+	*id_slot(c->v, c->alloc, id) = (struct id_name){ .id = id, .name = copy, .used = true };
 	c->n++;
 	return copy;
 }

@@ -32,7 +32,7 @@ struct id_name {
 /* User or group names by id: a hash table (open addressing), at most half full. */
 struct id_cache {
 	struct id_name *v;
-	size_t n, cap;	/* @cap: 0 or a power of two */
+	size_t n, alloc;	/* @alloc: 0 or a power of two */
 };
 
 /*
@@ -215,9 +215,9 @@ struct piece {
 struct fmt {
 	enum fmt_mode mode;
 	char *text;		/* literal bytes, escapes decoded */
-	size_t text_len, text_cap;
+	size_t text_len, text_alloc;
 	struct piece *p;
-	size_t n, cap;
+	size_t n, alloc;
 	unsigned int mask, needs;
 	bool oom;
 };

@@ -89,16 +89,16 @@ struct spec spec_read(const char *spec, const char *conv)
 
 static struct piece *add_piece(struct fmt *f, enum piece_kind kind)
 {
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 16;
-		struct piece *p = realloc(f->p, cap * sizeof(*p));
+	if (f->n == f->alloc) {
+		size_t alloc = f->alloc ? 2 * f->alloc : 16;
+		struct piece *p = realloc(f->p, alloc * sizeof(*p));
 
 		if (p == NULL) {
 			f->oom = true;
 			return NULL;
 		}
 		f->p = p;
-		f->cap = cap;
+		f->alloc = alloc;
 	}
 	f->p[f->n] = (struct piece){ .kind = kind };
 	return &f->p[f->n++];
@@ -108,19 +108,19 @@ static size_t add_bytes(struct fmt *f, const char *s, size_t n)
 {
 	size_t off = f->text_len;
 
-	if (f->text_len + n + 1 > f->text_cap) {
-		size_t cap = f->text_cap ? f->text_cap : 64;
+	if (f->text_len + n + 1 > f->text_alloc) {
+		size_t alloc = f->text_alloc ? f->text_alloc : 64;
 		char *t;
 
-		while (f->text_len + n + 1 > cap)
-			cap *= 2;
-		t = realloc(f->text, cap);
+		while (f->text_len + n + 1 > alloc)
+			alloc *= 2;
+		t = realloc(f->text, alloc);
 		if (t == NULL) {
 			f->oom = true;
 			return 0;
 		}
 		f->text = t;
-		f->text_cap = cap;
+		f->text_alloc = alloc;
 	}
 	memcpy(f->text + f->text_len, s, n);
 	f->text_len += n;

@@ -111,7 +111,7 @@ struct line {
 struct view {
 	struct fmt *gnu, *gnu_dev;
 	struct line *lines;
-	size_t n, cap;
+	size_t n, alloc;
 	unsigned int mask;
 	bool started;	/* a block was printed: the next one is preceded by an empty line */
 	struct cli_buf buf;	/* one file's block, written at once */
@@ -131,14 +131,14 @@ static bool add_seg(struct line *l, struct seg s)
 
 static struct line *add_line(struct view *v, const char *label)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 16;
-		struct line *p = realloc(v->lines, cap * sizeof(*p));
+	if (v->n == v->alloc) {
+		size_t alloc = v->alloc ? 2 * v->alloc : 16;
+		struct line *p = realloc(v->lines, alloc * sizeof(*p));
 
 		if (p == NULL)
 			return NULL;
 		v->lines = p;
-		v->cap = cap;
+		v->alloc = alloc;
 	}
 	v->lines[v->n] = (struct line){ .label = label };
 	return &v->lines[v->n++];

@@ -271,7 +271,7 @@ static bool do_files0(struct run *r, const char *from)
 {
 	FILE *in;
 	char *name = NULL;
-	size_t cap = 0, count = 0;
+	size_t alloc = 0, count = 0;
 	ssize_t n;
 	bool ok = true;
 
@@ -284,7 +284,7 @@ static bool do_files0(struct run *r, const char *from)
 	if (in == NULL)
 		cli_die(CLI_EXIT_FAILURE, errno, _("cannot open %s for reading"),
 			cli_quotearg(from, CLI_QS_SHELL_ESCAPE_ALWAYS));
-	while ((n = getdelim(&name, &cap, '\0', in)) > 0) {
+	while ((n = getdelim(&name, &alloc, '\0', in)) > 0) {
 		count++;
 		/* GNU's rule (du, wc): every byte is part of a name, a newline too. */
 		if (name[0] == '\0') {

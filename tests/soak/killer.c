@@ -257,7 +257,7 @@ static enum outcome check_path(const char *path, const struct content *old, cons
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	unsigned char *got = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0, alloc = 0;
 	enum outcome o = TORN;
 
 	if (fd < 0) {
@@ -269,15 +269,15 @@ static enum outcome check_path(const char *path, const struct content *old, cons
 	for (;;) {
 		ssize_t n;
 
-		if (len == cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			got = realloc(got, cap);
+		if (len == alloc) {
+			alloc = alloc ? alloc * 2 : 1 << 16;
+			got = realloc(got, alloc);
 			if (got == NULL) {
 				perror("killer: realloc");
 				exit(2);
 			}
 		}
-		n = read(fd, got + len, cap - len);
+		n = read(fd, got + len, alloc - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
