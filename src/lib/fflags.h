@@ -40,7 +40,7 @@ enum fattrs_fflag {
 
 /**
  * struct fattrs_fflag_info - one row of the flag table.
- * @name:        the flag's word ("offline")
+ * @name:        the flag's name ("offline")
  * @xattr:       its name in the reserved namespace ("user.fattr.offline")
  * @winattr:     its Windows FILE_ATTRIBUTE_* bit in a native attribute word
  * @statx:       its STATX_ATTR_* bit when the build headers define one, else
@@ -65,7 +65,7 @@ struct fattrs_fflag_info {
 const struct fattrs_fflag_info *fattrs_fflag_info(enum fattrs_fflag f);
 
 /**
- * fattrs_fflag_find() - look a flag up by its word ("offline"); the full
+ * fattrs_fflag_find() - look a flag up by its name ("offline"); the full
  * xattr name ("user.fattr.offline") is accepted too.  Case matters.
  *
  * Returns: the flag (an enum fattrs_fflag), or -1 when there is none.

@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-/* A token longer than this is no flag (the longest word has 17 bytes). */
+/* A token longer than this is no flag (the longest name has 17 bytes). */
 #define TOKEN_MAX 64
 
 void fattrs_flagops_init(struct fattrs_flagops *ops)
@@ -34,8 +34,8 @@ bool fattrs_flagops_empty(const struct fattrs_flagops *ops)
 	return true;
 }
 
-/* The row index of the kernel flag whose word is @tok (@len bytes), or -1. */
-static int kword_find(const char *tok, size_t len)
+/* The row index of the kernel flag whose name is @tok (@len bytes), or -1. */
+static int kname_find(const char *tok, size_t len)
 {
 	size_t n;
 	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
@@ -59,7 +59,7 @@ static int kletter_find(char c)
 	return -1;
 }
 
-static int fword_find(const char *tok, size_t len)
+static int fname_find(const char *tok, size_t len)
 {
 	char buf[TOKEN_MAX + 1];
 
@@ -145,7 +145,7 @@ static const char *letter_string(char c)
 	return p != NULL ? strs[p - letters] : NULL;
 }
 
-const char *fattrs_flag_suggest(const char *word, size_t len)
+const char *fattrs_flag_suggest(const char *tok, size_t len)
 {
 	size_t n, best_d = (size_t)-1;
 	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
@@ -155,11 +155,11 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 	if (len == 0 || len > TOKEN_MAX)
 		return NULL;
 	/* One character that is not ASCII: no flag is near it. */
-	if (len > 1 && char_len(word, len) == len)
+	if (len > 1 && char_len(tok, len) == len)
 		return NULL;
 	/* One letter: the same letter in the other case, if that is a flag. */
 	if (len == 1) {
-		char c = word[0];
+		char c = tok[0];
 		char other = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') :
 			     (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : '\0';
 
@@ -168,9 +168,9 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 		/* Not a read-only one: it could not be set or cleared either. */
 		return k >= 0 && !t[k].readonly ? letter_string(other) : NULL;
 	}
-	/* The words are lower case: "+OFFLINE" and "+Immutable" are typos of them. */
+	/* The names are lower case: "+OFFLINE" and "+Immutable" are typos of them. */
 	for (size_t i = 0; i < len; i++)
-		lower[i] = word[i] >= 'A' && word[i] <= 'Z' ? (char)(word[i] - 'A' + 'a') : word[i];
+		lower[i] = tok[i] >= 'A' && tok[i] <= 'Z' ? (char)(tok[i] - 'A' + 'a') : tok[i];
 	for (size_t i = 0; i < n + FATTRS_NFFLAGS; i++) {
 		const char *name = i < n ? t[i].name : fattrs_fflag_info((enum fattrs_fflag)(i - n))->name;
 		size_t d = distance(lower, len, name, strlen(name));
@@ -180,7 +180,7 @@ const char *fattrs_flag_suggest(const char *word, size_t len)
 			best = name;
 		}
 	}
-	/* A likely typo: at most a third of the word wrong (and at least one edit allowed). */
+	/* A likely typo: at most a third of the name wrong (and at least one edit allowed). */
 	if (best != NULL && best_d <= (len / 3 > 1 ? len / 3 : 1) + (len >= 6 ? 1 : 0))
 		return best;
 	return NULL;
@@ -242,16 +242,16 @@ static uint32_t parse_size(const char *s, size_t len)
 	return v > UINT32_MAX ? 0 : (uint32_t)v;
 }
 
-static int refuse(struct fattrs_flagops_error *ret_err, int r, const char *word, const char *tok,
+static int refuse(struct fattrs_flagops_error *ret_err, int r, const char *arg, const char *tok,
 		  size_t len, const char *suggest)
 {
 	if (ret_err != NULL)
-		*ret_err = (struct fattrs_flagops_error){ .offset = (size_t)(tok - word), .len = len,
+		*ret_err = (struct fattrs_flagops_error){ .offset = (size_t)(tok - arg), .len = len,
 							  .suggest = suggest };
 	return r;
 }
 
-int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
+int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *arg,
 			 struct fattrs_flagops_error *ret_err)
 {
 	struct fattrs_flagops next = *ops;
@@ -260,7 +260,7 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
 	const char *p;
 
-	switch (word[0]) {
+	switch (arg[0]) {
 	case '+':
 		op = FATTRS_FLAGOP_SET;
 		break;
@@ -276,7 +276,7 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 			next.kop[i] = t[i].readonly ? FATTRS_FLAGOP_LEAVE : FATTRS_FLAGOP_CLEAR_OTHERS;
 			next.ksize[i] = 0;
 		}
-		if (word[1] == '\0') {
+		if (arg[1] == '\0') {
 			*ops = next;
 			return 0;
 		}
@@ -285,7 +285,7 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 		return -EINVAL;
 	}
 
-	p = word + 1;
+	p = arg + 1;
 	for (;;) {
 		const char *end = strchr(p, ',');
 		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
@@ -302,20 +302,20 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 		} else {
 			eq = NULL;
 		}
-		k = kword_find(p, len);
+		k = kname_find(p, len);
 		if (k < 0)
-			f = fword_find(p, len);
+			f = fname_find(p, len);
 		if (k >= 0 || f >= 0) {
 			if (k >= 0 && t[k].readonly)
-				return refuse(ret_err, -EPERM, word, p, len, NULL);
+				return refuse(ret_err, -EPERM, arg, p, len, NULL);
 			if (eq != NULL && (k < 0 || !takes_size(&t[k]) || op != FATTRS_FLAGOP_SET))
-				return refuse(ret_err, -EDOM, word, p, len, NULL);
+				return refuse(ret_err, -EDOM, arg, p, len, NULL);
 			set_op(&next, k >= 0, k >= 0 ? k : f, op);
 			if (eq != NULL) {
 				uint32_t size = parse_size(eq + 1, vlen);
 
 				if (size == 0)
-					return refuse(ret_err, -ERANGE, word, eq + 1, vlen, NULL);
+					return refuse(ret_err, -ERANGE, arg, eq + 1, vlen, NULL);
 				next.ksize[k] = size;
 			}
 		} else {
@@ -325,21 +325,21 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
 					const char *s = fattrs_flag_suggest(p, len);
 					size_t nchars = char_count(p, len), clen = char_len(p + i, len - i);
 
-					/* "+iq": the word is no typo; name the letter, whole ("+ié"). */
+					/* "+iq": no typo of a name; name the letter, whole ("+ié"). */
 					if (s == NULL && nchars > 1 && nchars <= 3)
-						return refuse(ret_err, -ENOENT, word, p + i, clen,
+						return refuse(ret_err, -ENOENT, arg, p + i, clen,
 							      fattrs_flag_suggest(p + i, clen));
-					return refuse(ret_err, -ENOENT, word, p, len, s);
+					return refuse(ret_err, -ENOENT, arg, p, len, s);
 				}
 			}
 			for (size_t i = 0; i < len; i++) {
 				k = kletter_find(p[i]);
 				if (t[k].readonly)
-					return refuse(ret_err, -EPERM, word, p + i, 1, NULL);
+					return refuse(ret_err, -EPERM, arg, p + i, 1, NULL);
 			}
 			/* No letter is a size hint's: "+d=4k" gives a size to a flag that takes none. */
 			if (eq != NULL)
-				return refuse(ret_err, -EDOM, word, p, len, NULL);
+				return refuse(ret_err, -EDOM, arg, p, len, NULL);
 			for (size_t i = 0; i < len; i++)
 				set_op(&next, true, kletter_find(p[i]), op);
 		}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Operations on attribute flags as setfattrs(1) takes them:
- * "[+-=]FLAG[,FLAG]...", where FLAG is a kernel flag's word or a run of
+ * "[+-=]FLAG[,FLAG]...", where FLAG is a kernel flag's name or a run of
  * its chattr(1) letters, or one of the four fattrs(7) flags.  Parsed
  * left to right into one per-flag plan.  Included from fattrs.h; do not
  * include it on its own.
@@ -49,10 +49,10 @@ struct fattrs_flagops {
 void fattrs_flagops_init(struct fattrs_flagops *ops);
 
 /**
- * struct fattrs_flagops_error - why a word was refused.
- * @offset:  where the offending flag starts in the word
+ * struct fattrs_flagops_error - why an argument was refused.
+ * @offset:  where the offending flag starts in the argument
  * @len:     its length in bytes (whole UTF-8 characters)
- * @suggest: the nearest flag word or letter (a static string), or NULL
+ * @suggest: the nearest flag name or letter (a static string), or NULL
  */
 struct fattrs_flagops_error {
 	size_t offset;
@@ -61,12 +61,12 @@ struct fattrs_flagops_error {
 };
 
 /**
- * fattrs_flagops_parse() - apply one word to @ops, after what it holds.
+ * fattrs_flagops_parse() - apply one argument to @ops, after what it holds.
  * @ops:     the plan so far; unchanged unless 0 is returned
- * @word:    "+FLAG[,FLAG]...", "-..." or "=..." ("=" alone: clear all).
- *           FLAG is a kernel flag's word ("immutable"), one of the four
+ * @arg:     "+FLAG[,FLAG]...", "-..." or "=..." ("=" alone: clear all).
+ *           FLAG is a kernel flag's name ("immutable"), one of the four
  *           fattrs(7) flags ("offline", also as "user.fattr.offline"), or
- *           a run of chattr letters ("iA": immutable and noatime); a word
+ *           a run of chattr letters ("iA": immutable and noatime); a name
  *           wins over letters ("dax" is the flag, not d, a and x).  Case
  *           matters.  The size hints of xfs (extsize, extszinherit,
  *           cowextsize) may be set with their size, "FLAG=SIZE": SIZE in
@@ -77,14 +77,14 @@ struct fattrs_flagops_error {
  * A later operation on a flag replaces an earlier one; '=' first makes
  * every flag FATTRS_FLAGOP_CLEAR_OTHERS, then sets the listed ones.
  *
- * Returns: 0; -EINVAL if @word does not start with '+', '-' or '=', or
+ * Returns: 0; -EINVAL if @arg does not start with '+', '-' or '=', or
  * has an empty FLAG (",,", a trailing ',', "+" alone); -ENOENT if a FLAG
  * names no flag; -EPERM if it names a read-only flag ("extents");
  * -EDOM if a size is given to a flag that takes none, or after '-'
  * (@ret_err: the flag); -ERANGE if a SIZE is no number, 0 or too big
  * (@ret_err: the SIZE; its @len is 0 for an empty one).
  */
-int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *word,
+int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *arg,
 			 struct fattrs_flagops_error *ret_err);
 
 /** fattrs_flagops_empty() - whether @ops changes nothing. */
@@ -102,11 +102,11 @@ void fattrs_flagops_kchange(const struct fattrs_flagops *ops, const struct fattr
 			    struct fattrs_kchange *hard, struct fattrs_kchange *soft);
 
 /**
- * fattrs_flag_suggest() - the flag word or chattr letter nearest to
- * @word (@len bytes) by edit distance, if near enough to be a likely typo.
+ * fattrs_flag_suggest() - the flag name or chattr letter nearest to
+ * @tok (@len bytes) by edit distance, if near enough to be a likely typo.
  *
  * Returns: a static string, or NULL.
  */
-const char *fattrs_flag_suggest(const char *word, size_t len);
+const char *fattrs_flag_suggest(const char *tok, size_t len);
 
 #endif /* FATTRS_FLAGOPS_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel flags: the one table (word, chattr letter,
+ * Kernel flags: the one table (name, chattr letter,
  * FS_XFLAG_* bit, FS_*_FL bit, STATX_ATTR_* bit), and reading and changing
  * them through file_getattr(2)/file_setattr(2) (Linux 6.17, by path, no
  * open), else FS_IOC_FSGETXATTR/FSSETXATTR, and FS_IOC_GETFLAGS/SETFLAGS
@@ -129,12 +129,12 @@ const struct fattrs_kflag *fattrs_kflags_table(size_t *ret_n)
 	return kflags;
 }
 
-const struct fattrs_kflag *fattrs_kflag_find(const char *word)
+const struct fattrs_kflag *fattrs_kflag_find(const char *name)
 {
-	bool letter = word[0] != '\0' && word[1] == '\0';
+	bool letter = name[0] != '\0' && name[1] == '\0';
 
 	for (size_t i = 0; i < N_KFLAGS; i++) {
-		if (letter ? kflags[i].letter == word[0] : strcmp(kflags[i].name, word) == 0)
+		if (letter ? kflags[i].letter == name[0] : strcmp(kflags[i].name, name) == 0)
 			return &kflags[i];
 	}
 	return NULL;

@@ -16,9 +16,9 @@
 /* ------------------------------------------------------------ the table */
 
 /**
- * struct fattrs_kflag - one kernel flag: its word, chattr letter and bit in
+ * struct fattrs_kflag - one kernel flag: its name, chattr letter and bit in
  * each interface.  Rows come from fattrs_kflags_table() only.
- * @name:        lowercase word ("immutable", "nodump", "inline-data", ...)
+ * @name:        lowercase name ("immutable", "nodump", "inline-data", ...)
  * @letter:      chattr(1)/lsattr(1) letter, '\0' if it has none
  * @xflag:       FS_XFLAG_* bit (file_getattr(2), FS_IOC_FSGETXATTR), 0 if none
  * @iflag:       FS_*_FL bit (FS_IOC_GETFLAGS), 0 if none
@@ -53,12 +53,12 @@ struct fattrs_kflag {
 const struct fattrs_kflag *fattrs_kflags_table(size_t *ret_n);
 
 /**
- * fattrs_kflag_find() - a flag by its word, or by its chattr letter when
- * @word is one character long (case matters: 's' is secrm, 'S' sync).
+ * fattrs_kflag_find() - a flag by its name, or by its chattr letter when
+ * @name is one character long (case matters: 's' is secrm, 'S' sync).
  *
- * Returns: the row, or NULL if @word names no flag.
+ * Returns: the row, or NULL if @name names no flag.
  */
-const struct fattrs_kflag *fattrs_kflag_find(const char *word);
+const struct fattrs_kflag *fattrs_kflag_find(const char *name);
 
 /* ------------------------------------------------------- reading a file */
 
