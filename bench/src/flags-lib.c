@@ -547,7 +547,7 @@ int main(int argc, char **argv)
 			r = fattrs_fflags_get(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW, op == 13 ? modev[i] : 0, &fsup, NULL, &ff);
 			if (r < 0)
 				fail("fattrs_fflags_get", p, -r);
-			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_FSET) + (ff.state[FATTRS_PINNED] == FATTRS_FSET);
+			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_STATE_SET) + (ff.state[FATTRS_PINNED] == FATTRS_STATE_SET);
 			fattrs_fflags_release(&ff);
 			break;
 		case 15: /* fsa-get */
@@ -577,7 +577,7 @@ int main(int argc, char **argv)
 			r = fattrs_fflags_get(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW, sb.stx_mode, &fsup, &sb, &ff);
 			if (r < 0)
 				fail("fattrs_fflags_get", p, -r);
-			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_FSET) + (ff.state[FATTRS_PINNED] == FATTRS_FSET);
+			changed += (ff.state[FATTRS_OFFLINE] == FATTRS_STATE_SET) + (ff.state[FATTRS_PINNED] == FATTRS_STATE_SET);
 			fattrs_fflags_release(&ff);
 			if (op == 21) {
 				r = fattrs_kattr_get(AT_FDCWD, p, AT_SYMLINK_NOFOLLOW, sb.stx_mode, FATTRS_KATTR_XFLAGS, &ka);

@@ -123,28 +123,29 @@ int fattrs_fflag_find(const char *name)
 	return -1;
 }
 
-const char *fattrs_fstate_name(enum fattrs_fstate s)
+const char *fattrs_state_name(enum fattrs_state s)
 {
 	static const char *const names[] = {
-		[FATTRS_FCLEAR] = "clear",
-		[FATTRS_FSET] = "set",
-		[FATTRS_FINVALID] = "invalid",
-		[FATTRS_FUNSUPPORTED] = "unsupported",
-		[FATTRS_FUNREADABLE] = "not readable",
+		[FATTRS_STATE_CLEAR] = "clear",
+		[FATTRS_STATE_SET] = "set",
+		[FATTRS_STATE_INVALID] = "invalid",
+		[FATTRS_STATE_UNSUPPORTED] = "unsupported",
+		[FATTRS_STATE_UNREADABLE] = "not readable",
+		[FATTRS_STATE_UNKNOWN] = "unknown",
 	};
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : NULL;
 }
 
-enum fattrs_fstate fattrs_fflag_value(const void *v, size_t len)
+enum fattrs_state fattrs_fflag_value(const void *v, size_t len)
 {
 	if (len != 1 || v == NULL)
-		return FATTRS_FINVALID;
+		return FATTRS_STATE_INVALID;
 	if (*(const char *)v == FATTRS_FFLAG_VALUE_SET[0])
-		return FATTRS_FSET;
+		return FATTRS_STATE_SET;
 	if (*(const char *)v == FATTRS_FFLAG_VALUE_CLEAR[0])
-		return FATTRS_FCLEAR;
-	return FATTRS_FINVALID;
+		return FATTRS_STATE_CLEAR;
+	return FATTRS_STATE_INVALID;
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -595,7 +596,7 @@ fail:
  * in *@ret_bad (NUL-terminated; length *@ret_bad_len) when invalid.
  * A name that vanished since it was listed reads clear.
  */
-static int read_value(int dirfd, const char *path, unsigned atf, const char *name, enum fattrs_fstate *ret_state,
+static int read_value(int dirfd, const char *path, unsigned atf, const char *name, enum fattrs_state *ret_state,
 		      char **ret_bad, size_t *ret_bad_len)
 {
 	char fast[VALUE_FAST];
@@ -609,7 +610,7 @@ static int read_value(int dirfd, const char *path, unsigned atf, const char *nam
 		if (n >= 0)
 			break;
 		if (errno == ENODATA) {
-			*ret_state = FATTRS_FCLEAR;
+			*ret_state = FATTRS_STATE_CLEAR;
 			goto out;
 		}
 		if (errno != ERANGE) {
@@ -624,7 +625,7 @@ static int read_value(int dirfd, const char *path, unsigned atf, const char *nam
 		n = xgetxattr(dirfd, path, atf, name, NULL, 0);
 		if (n < 0) {
 			if (errno == ENODATA)
-				*ret_state = FATTRS_FCLEAR;
+				*ret_state = FATTRS_STATE_CLEAR;
 			else
 				r = negerrno();
 			goto out;
@@ -638,7 +639,7 @@ static int read_value(int dirfd, const char *path, unsigned atf, const char *nam
 		}
 	}
 	*ret_state = fattrs_fflag_value(buf, (size_t)n);
-	if (*ret_state == FATTRS_FINVALID) {
+	if (*ret_state == FATTRS_STATE_INVALID) {
 		char *bad = malloc((size_t)n + 1);
 
 		if (bad == NULL) {
@@ -664,7 +665,7 @@ static int scan_names(int dirfd, const char *path, unsigned atf, const char *lis
 {
 	const size_t plen = strlen(FATTRS_FFLAG_PREFIX);
 	size_t n_unknown = 0, bytes = 0;
-	enum fattrs_fstate st;
+	enum fattrs_state st;
 	char **arr, *s;
 	int r;
 
@@ -683,7 +684,7 @@ static int scan_names(int dirfd, const char *path, unsigned atf, const char *lis
 		r = read_value(dirfd, path, atf, name, &st, &f->invalid[flag], &f->invalid_len[flag]);
 		if (r < 0)
 			return r;
-		if (st == FATTRS_FSET)
+		if (st == FATTRS_STATE_SET)
 			f->source[flag] |= FATTRS_FSRC_XATTR;
 	}
 	if (n_unknown == 0)
@@ -752,9 +753,9 @@ int fattrs_fflags_get(int dirfd, const char *path, unsigned atf, mode_t mode, co
 	if (!type_can_carry(mode) || (!fsup->user_xattr && fsup->native == FATTRS_NATIVE_NONE)) {
 		for (int i = 0; i < FATTRS_NFFLAGS; i++) {
 			if (by_statx & (1U << i))
-				f.state[i] = f.source[i] != 0 ? FATTRS_FSET : FATTRS_FCLEAR;
+				f.state[i] = f.source[i] != 0 ? FATTRS_STATE_SET : FATTRS_STATE_CLEAR;
 			else
-				f.state[i] = FATTRS_FUNSUPPORTED;
+				f.state[i] = FATTRS_STATE_UNSUPPORTED;
 		}
 		*ret = f;
 		return 0;
@@ -785,11 +786,11 @@ int fattrs_fflags_get(int dirfd, const char *path, unsigned atf, mode_t mode, co
 
 	for (int i = 0; i < FATTRS_NFFLAGS; i++) {
 		if (f.source[i] != 0)
-			f.state[i] = FATTRS_FSET;
+			f.state[i] = FATTRS_STATE_SET;
 		else if (f.invalid[i] != NULL)
-			f.state[i] = FATTRS_FINVALID;
+			f.state[i] = FATTRS_STATE_INVALID;
 		else
-			f.state[i] = FATTRS_FCLEAR;
+			f.state[i] = FATTRS_STATE_CLEAR;
 	}
 	free(heap);
 	*ret = f;
@@ -952,7 +953,7 @@ static int opposite_check(int dirfd, const char *path, unsigned atf, enum fattrs
 			return -EEXIST;
 		return negerrno();
 	}
-	return fattrs_fflag_value(v, (size_t)n) == FATTRS_FCLEAR ? 0 : -EEXIST;
+	return fattrs_fflag_value(v, (size_t)n) == FATTRS_STATE_CLEAR ? 0 : -EEXIST;
 }
 
 static int xattr_set(int dirfd, const char *path, unsigned atf, enum fattrs_fflag flag)

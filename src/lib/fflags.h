@@ -73,33 +73,35 @@ const struct fattrs_fflag_info *fattrs_fflag_info(enum fattrs_fflag f);
 int fattrs_fflag_find(const char *name);
 
 /*
- * What a flag reads as: the one vocabulary of flag states, for the four
- * flags and the kernel's (fattrs_kflag_state()).
+ * What a flag reads as: the one vocabulary of flag states, for both kinds
+ * of flag (the four here, the kernel's: fattrs_kflag_state()).
  */
-enum fattrs_fstate {
-	FATTRS_FCLEAR = 0,	/* no source says set */
-	FATTRS_FSET,		/* some source says set */
-	FATTRS_FINVALID,	/* the xattr holds a value other than "1" or "0", and no other source says set */
-	FATTRS_FUNSUPPORTED,	/* the file cannot carry the flag (file type, filesystem) */
-	FATTRS_FUNREADABLE,	/* it could not be read (an error other than "not supported") */
+enum fattrs_state {
+	FATTRS_STATE_CLEAR = 0,		/* no source says set */
+	FATTRS_STATE_SET,		/* some source says set */
+	FATTRS_STATE_INVALID,		/* the xattr holds a value other than "1" or "0", and no other source says set */
+	FATTRS_STATE_UNSUPPORTED,	/* the file cannot carry the flag (file type, filesystem) */
+	FATTRS_STATE_UNREADABLE,	/* it could not be read (an error other than "not supported") */
+	FATTRS_STATE_UNKNOWN,		/* not read: not asked for, or the reading failed (the caller says so) */
 };
 
 /**
- * fattrs_fstate_name() - the word of state @s: "clear", "set", "invalid",
+ * fattrs_state_name() - the word of state @s: "clear", "set", "invalid",
  * "unsupported", "not readable" (English, as xstat, setfattrs and their
- * JSON write them).
+ * JSON write them); "unknown" for FATTRS_STATE_UNKNOWN, which is no state
+ * of the file and which the programs word in their own way.
  *
  * Returns: the word, or NULL for a value not in the enum.
  */
-const char *fattrs_fstate_name(enum fattrs_fstate s);
+const char *fattrs_state_name(enum fattrs_state s);
 
 /**
  * fattrs_fflag_value() - what the xattr value @v (@len bytes, not
- * NUL-terminated) means: exactly "1" is FATTRS_FSET, exactly "0" is
- * FATTRS_FCLEAR (tolerated, never written), anything else ("", "1\n",
- * "yes", "2", binary) is FATTRS_FINVALID: never guessed.
+ * NUL-terminated) means: exactly "1" is FATTRS_STATE_SET, exactly "0" is
+ * FATTRS_STATE_CLEAR (tolerated, never written), anything else ("", "1\n",
+ * "yes", "2", binary) is FATTRS_STATE_INVALID: never guessed.
  */
-enum fattrs_fstate fattrs_fflag_value(const void *v, size_t len);
+enum fattrs_state fattrs_fflag_value(const void *v, size_t len);
 
 /* ------------------------------------------------- filesystem capabilities */
 
@@ -181,11 +183,11 @@ enum {
  * read them.  Release with fattrs_fflags_release().
  * @state:       each flag's state
  * @source:      where each flag read as set (FATTRS_FSRC_* bits; 0 unless
- *               FATTRS_FSET)
+ *               FATTRS_STATE_SET)
  * @invalid:     for each flag whose xattr holds an invalid value, a
  *               NUL-terminated copy of that value (for the warning; it may
  *               hold NUL bytes itself: use @invalid_len), else NULL.  Set
- *               even when another source makes the flag read FATTRS_FSET,
+ *               even when another source makes the flag read FATTRS_STATE_SET,
  *               so the bad value can still be warned about
  * @invalid_len: the length of each @invalid value
  * @unknown:     the other names under FATTRS_FFLAG_PREFIX (full names), in
@@ -193,7 +195,7 @@ enum {
  * @n_unknown:   how many
  */
 struct fattrs_fflags {
-	enum fattrs_fstate state[FATTRS_NFFLAGS];
+	enum fattrs_state state[FATTRS_NFFLAGS];
 	unsigned int source[FATTRS_NFFLAGS];
 	char *invalid[FATTRS_NFFLAGS];
 	size_t invalid_len[FATTRS_NFFLAGS];
@@ -220,7 +222,7 @@ struct fattrs_fflags {
  * and one of the native word when @fsup has one.  A flag reads as set when
  * any source says so.  Not a regular file or directory, or a filesystem
  * with neither user xattrs nor a native word: every flag reads
- * FATTRS_FUNSUPPORTED, and that is not an error.
+ * FATTRS_STATE_UNSUPPORTED, and that is not an error.
  *
  * Returns: 0, or -errno: -ENOENT, -EACCES, -ENOTDIR, -ELOOP, -ENOMEM,
  * -E2BIG (more names than listxattr(2) can return), ...

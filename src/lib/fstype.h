@@ -139,11 +139,11 @@ int fattrs_fstype_keeps(const struct fattrs_fstype *t, mode_t mode, const struct
  * and @keeps does not keep it (no system call says so: such a flag always
  * reads clear); where @keeps is not known or not measured, what @a says.
  *
- * Returns: FATTRS_FSET, FATTRS_FCLEAR, FATTRS_FUNSUPPORTED, or
- * FATTRS_FUNREADABLE (neither @stx nor @a can tell).
+ * Returns: FATTRS_STATE_SET, FATTRS_STATE_CLEAR, FATTRS_STATE_UNSUPPORTED, or
+ * FATTRS_STATE_UNREADABLE (neither @stx nor @a can tell).
  */
-enum fattrs_fstate fattrs_kflag_state(const struct fattrs_kflag *f, const struct fattrs_statx_buf *stx,
-				      const struct fattrs_kattr *a, int aerr, const struct fattrs_fstype *keeps,
-				      enum fattrs_fsanswer *ret_support);
+enum fattrs_state fattrs_kflag_state(const struct fattrs_kflag *f, const struct fattrs_statx_buf *stx,
+				     const struct fattrs_kattr *a, int aerr, const struct fattrs_fstype *keeps,
+				     enum fattrs_fsanswer *ret_support);
 
 #endif /* FATTRS_FSTYPE_H */

@@ -461,20 +461,20 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 	for (size_t i = 0; i < nk; i++) {
 		const struct fattrs_kflag *f = sf_krow(i);
 		enum fattrs_fsanswer sup;
-		enum fattrs_fstate st;
+		enum fattrs_state st;
 		bool ia = (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 
 		if (p->state[i] != STEP_PENDING)
 			continue;
 		st = fattrs_kflag_state(f, have_stx ? &stx : NULL, a, a != NULL ? 0 : -EOPNOTSUPP, mi.keeps, &sup);
-		if (p->old[i] == (p->on[i] ? 1 : 0))
+		if (p->old[i] == (p->on[i] ? FATTRS_STATE_SET : FATTRS_STATE_CLEAR))
 			continue;	/* nothing to write */
 		p->state[i] = STEP_FAILED;
 		if (a == NULL)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem keeps no attribute flags for a %s"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), type,
 				     sf_type_word(p->mode));
-		else if (p->on[i] && st == FATTRS_FUNSUPPORTED)
+		else if (p->on[i] && st == FATTRS_STATE_UNSUPPORTED)
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not support it on a %s"),
 				     f->name, cli_quotef(p->shown), type, sf_type_word(p->mode));
 		else if (ia && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
@@ -510,7 +510,8 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 		else if (!fsup.user_xattr && fsup.native == FATTRS_NATIVE_NONE)
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: the %s filesystem has neither user xattrs nor a native attribute word"),
 				     p->on[i] ? "set" : "clear", fi->name, cli_quotef(p->shown), type);
-		else if (p->on[i] && (p->old[o] == 1 || p->old[o] == 2) && !(p->state[o] == STEP_PENDING && !p->on[o]))
+		else if (p->on[i] && (p->old[o] == FATTRS_STATE_SET || p->old[o] == FATTRS_STATE_INVALID) &&
+			 !(p->state[o] == STEP_PENDING && !p->on[o]))
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: its opposite '%s' is set; '-%s +%s' clears it first"),
 				     fi->name, cli_quotef(p->shown), fattrs_fflag_info(fi->opposite)->name,
 				     fattrs_fflag_info(fi->opposite)->name, fi->name);
@@ -574,7 +575,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 		fpending = ctl->reused_fpending;
 		goto planned;
 	}
-	memset(p.old, -1, sizeof(p.old));
+	memset(p.old, FATTRS_STATE_UNKNOWN, sizeof(p.old));
 	fcur = (struct fattrs_fflags){ .unknown = NULL };
 
 	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
@@ -603,17 +604,18 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 			fread = true;
 		}
 	}
-	for (size_t i = 0; kread && i < nk; i++)
-		p.old[i] = (signed char)fattrs_kattr_test(&kcur, sf_krow(i));
+	for (size_t i = 0; kread && i < nk; i++) {
+		int v = fattrs_kattr_test(&kcur, sf_krow(i));
+
+		/* < 0: the word it lives in cannot be read here (as fattrs_kflag_state() says) */
+		p.old[i] = v == 1 ? FATTRS_STATE_SET : v == 0 ? FATTRS_STATE_CLEAR : FATTRS_STATE_UNSUPPORTED;
+	}
 	if (kread && (kcur.have & FATTRS_KATTR_XFLAGS)) {
 		p.extsize[0] = kcur.extsize;
 		p.cowextsize[0] = kcur.cowextsize;
 	}
-	for (int f = 0; fread && f < FATTRS_NFFLAGS; f++) {
-		enum fattrs_fstate s = fcur.state[f];
-
-		p.old[nk + (size_t)f] = s == FATTRS_FSET ? 1 : s == FATTRS_FCLEAR ? 0 : s == FATTRS_FINVALID ? 2 : -1;
-	}
+	for (int f = 0; fread && f < FATTRS_NFFLAGS; f++)
+		p.old[nk + (size_t)f] = fcur.state[f];
 	fattrs_fflags_release(&fcur);
 
 	/* The plan: what is named, and what '=' clears because it is set. */
@@ -635,7 +637,8 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 		if (ops->fop[f] == FATTRS_FLAGOP_SET || ops->fop[f] == FATTRS_FLAGOP_CLEAR) {
 			p.on[i] = ops->fop[f] == FATTRS_FLAGOP_SET;
 			p.state[i] = STEP_PENDING;
-		} else if (ops->fop[f] == FATTRS_FLAGOP_CLEAR_OTHERS && (p.old[i] == 1 || p.old[i] == 2)) {
+		} else if (ops->fop[f] == FATTRS_FLAGOP_CLEAR_OTHERS &&
+			   (p.old[i] == FATTRS_STATE_SET || p.old[i] == FATTRS_STATE_INVALID)) {
 			p.on[i] = false;
 			p.state[i] = STEP_PENDING;
 		}

@@ -101,7 +101,7 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 			/* the library's one answer, as xstat's fields have it */
 			enum fattrs_fsanswer sup;
 
-			state = fattrs_fstate_name(fattrs_kflag_state(f, &stx, kerr == 0 ? &ka : NULL, kerr,
+			state = fattrs_state_name(fattrs_kflag_state(f, &stx, kerr == 0 ? &ka : NULL, kerr,
 								       mi.keeps, &sup));
 			support = support_word(sup);
 		}
@@ -121,10 +121,10 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		const char *state = NULL, *support = NULL;
 
 		if (fok) {
-			enum fattrs_fstate s = ff.state[k];
+			enum fattrs_state s = ff.state[k];
 
-			state = fattrs_fstate_name(s);
-			support = s == FATTRS_FUNSUPPORTED ? "no" : "yes";
+			state = fattrs_state_name(s);
+			support = s == FATTRS_STATE_UNSUPPORTED ? "no" : "yes";
 		}
 		if (ctl->json)
 			list_row_json(fi->name, '\0', "fattrs", fi->xattr, false, fi->description, state, support);

@@ -211,21 +211,21 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	for (size_t i = 0; i < nk; i++) {
 		const struct fattrs_kflag *f = sf_krow(i);
 		/* the library's one answer: a flag RFILE's filesystem cannot hold reads unsupported */
-		enum fattrs_fstate s = fattrs_kflag_state(f, &stx, kerr == 0 ? &ka : NULL, kerr, mi.keeps, NULL);
+		enum fattrs_state s = fattrs_kflag_state(f, &stx, kerr == 0 ? &ka : NULL, kerr, mi.keeps, NULL);
 
-		if (f->readonly || (s != FATTRS_FSET && s != FATTRS_FCLEAR))
+		if (f->readonly || (s != FATTRS_STATE_SET && s != FATTRS_STATE_CLEAR))
 			ctl->ops.kop[i] = FATTRS_FLAGOP_LEAVE;
 		else
-			ctl->ops.kop[i] = s == FATTRS_FSET ? FATTRS_FLAGOP_SET : FATTRS_FLAGOP_CLEAR_OTHERS;
+			ctl->ops.kop[i] = s == FATTRS_STATE_SET ? FATTRS_FLAGOP_SET : FATTRS_FLAGOP_CLEAR_OTHERS;
 		/* an xfs size hint is its flag and its size: both are copied */
-		if (s == FATTRS_FSET && sf_is_sizehint(f) && (ka.have & FATTRS_KATTR_XFLAGS))
+		if (s == FATTRS_STATE_SET && sf_is_sizehint(f) && (ka.have & FATTRS_KATTR_XFLAGS))
 			ctl->ops.ksize[i] = (f->xflag & FS_XFLAG_COWEXTSIZE) ? ka.cowextsize : ka.extsize;
 	}
 	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
-		enum fattrs_fstate s = ff.state[f];
+		enum fattrs_state s = ff.state[f];
 
-		ctl->ops.fop[f] = s == FATTRS_FSET ? FATTRS_FLAGOP_SET :
-				  s == FATTRS_FCLEAR ? FATTRS_FLAGOP_CLEAR_OTHERS : FATTRS_FLAGOP_LEAVE;
+		ctl->ops.fop[f] = s == FATTRS_STATE_SET ? FATTRS_FLAGOP_SET :
+				  s == FATTRS_STATE_CLEAR ? FATTRS_FLAGOP_CLEAR_OTHERS : FATTRS_FLAGOP_LEAVE;
 	}
 	fattrs_fflags_release(&ff);
 }

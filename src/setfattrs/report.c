@@ -131,18 +131,6 @@ bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	return true;
 }
 
-/*
- * The word of a plan's state (-1, 0, 1, 2: struct file_plan's @old), in the
- * library's one vocabulary of flag states: -1 is a flag the file cannot
- * hold (its word could not be read there, or the fattrs flag reads
- * unsupported).
- */
-static const char *state_word(int v)
-{
-	return fattrs_fstate_name(v == 1 ? FATTRS_FSET : v == 0 ? FATTRS_FCLEAR : v == 2 ? FATTRS_FINVALID
-									   : FATTRS_FUNSUPPORTED);
-}
-
 /* "+nodump -append" for the flags in @state @which (STEP_NONE: every planned one). */
 static char *plan_words(const struct file_plan *p, enum step_state which)
 {
@@ -202,14 +190,14 @@ void sf_report(struct setfattrs_control *ctl, const struct file_plan *p)
 		cli_json_key(&j, "changed");
 		fputc('[', stdout);
 		for (size_t i = 0; i < n; i++) {
-			bool newv = p->on[i];
+			enum fattrs_state new = p->on[i] ? FATTRS_STATE_SET : FATTRS_STATE_CLEAR;
 
 			bool sized = size_changed(p, i, &sold, &snew);
 
-			if (p->state[i] != STEP_APPLIED || (p->old[i] == (newv ? 1 : 0) && !sized))
+			if (p->state[i] != STEP_APPLIED || (p->old[i] == new && !sized))
 				continue;
 			printf("%s{\"flag\":\"%s\",\"old\":\"%s\",\"new\":\"%s\"", any ? "," : "",
-			       sf_flag_name(i), state_word(p->old[i]), state_word(newv));
+			       sf_flag_name(i), fattrs_state_name(p->old[i]), fattrs_state_name(new));
 			if (sized)
 				printf(",\"old_size\":%" PRIu32 ",\"new_size\":%" PRIu32, sold, snew);
 			fputc('}', stdout);
@@ -230,14 +218,15 @@ void sf_report(struct setfattrs_control *ctl, const struct file_plan *p)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
+		enum fattrs_state new = p->on[i] ? FATTRS_STATE_SET : FATTRS_STATE_CLEAR;
 		bool sized = size_changed(p, i, &sold, &snew);
 
-		if (p->state[i] != STEP_APPLIED || (p->old[i] == (p->on[i] ? 1 : 0) && !sized))
+		if (p->state[i] != STEP_APPLIED || (p->old[i] == new && !sized))
 			continue;
 		if (!any)
 			printf("%s %s: ", ctl->dry_run ? _("would change") : _("changed"), cli_name(p->shown));
-		printf("%s%s: %s -> %s", any ? ", " : "", sf_flag_name(i), state_word(p->old[i]),
-		       state_word(p->on[i]));
+		printf("%s%s: %s -> %s", any ? ", " : "", sf_flag_name(i), fattrs_state_name(p->old[i]),
+		       fattrs_state_name(new));
 		if (sized)
 			printf(" (size %" PRIu32 " -> %" PRIu32 ")", sold, snew);
 		any = true;
@@ -258,7 +247,7 @@ void sf_report_unread(struct setfattrs_control *ctl, const char *shown)
 
 	if (!ctl->json)
 		return;
-	memset(p.old, -1, sizeof(p.old));
+	memset(p.old, FATTRS_STATE_UNKNOWN, sizeof(p.old));
 	for (size_t i = 0; i < nk; i++) {
 		if (ctl->ops.kop[i] == FATTRS_FLAGOP_SET || ctl->ops.kop[i] == FATTRS_FLAGOP_CLEAR) {
 			p.on[i] = ctl->ops.kop[i] == FATTRS_FLAGOP_SET;

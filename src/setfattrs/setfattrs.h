@@ -65,7 +65,7 @@ struct setfattrs_control {
 	struct {
 		bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 		unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
-		signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
+		unsigned char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 	} reused;
 	struct fattrs_kchange reused_first;
 };
@@ -86,7 +86,7 @@ struct file_plan {
 	uint64_t mnt_id;	/* its mount, 0 if not known */
 	bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 	unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
-	signed char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];	/* -1 unknown, 0 clear, 1 set, 2 invalid */
+	unsigned char old[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];	/* enum fattrs_state; FATTRS_STATE_UNKNOWN: not read */
 	bool failed;
 	bool unstat;		/* not stat'ed, and the stat after a failure failed (said) */
 	/* The size hints (xfs): [0] as read (-v, -n, --json), [1] as given (0: none). */

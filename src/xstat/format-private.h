@@ -154,7 +154,6 @@ int get_btime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 /* fsinfo.c */
 enum mount_part { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
 extern const uint8_t mount_parts[];
-extern const char *const state_words[4];
 /* How a kernel flag is read. */
 enum kread { K_STATX, K_XFLAGS, K_IFLAGS };
 enum kread kflag_read(const struct fattrs_kflag *k);

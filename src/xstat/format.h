@@ -63,31 +63,17 @@ enum fmt_out {
 	FMT_OUT_OCTAL,		/* flags - # 0 */
 	FMT_OUT_HEX,		/* flags - # 0 */
 	FMT_OUT_EPOCH,		/* seconds since the Epoch, precision = fraction digits */
-	FMT_OUT_STATE,		/* a flag's state word (FMT_STATE_*), as FMT_OUT_STRING */
+	FMT_OUT_STATE,		/* a flag's state word (fattrs_state_name()), as FMT_OUT_STRING */
 	FMT_OUT_LIST,		/* names joined by ",", as FMT_OUT_STRING; --json: an array */
 };
 
 /*
- * The words a flag's field prints (-c, --printf, --json and the default
- * view alike).  Stable: scripts compare them.  Kernel flags are set,
- * clear or unsupported; the four fattrs(7) flags can also be invalid
- * (their user.fattr. xattr holds a value other than "1" or "0").
+ * A flag's field prints the word of its state, fattrs_state_name() (-c,
+ * --printf, --json and the default view alike).  Stable: scripts compare
+ * them.  Kernel flags are set, clear or unsupported; the four fattrs(7)
+ * flags can also be invalid (their user.fattr. xattr holds a value other
+ * than "1" or "0").
  */
-#define FMT_STATE_SET "set"
-#define FMT_STATE_CLEAR "clear"
-#define FMT_STATE_UNSUPPORTED "unsupported"
-#define FMT_STATE_INVALID "invalid"
-
-/* The same states as numbers (fmt_field_state()), in the order of the words above. */
-enum fmt_state {
-	FMT_ST_SET,
-	FMT_ST_CLEAR,
-	FMT_ST_UNSUPPORTED,
-	FMT_ST_INVALID,
-	FMT_ST_NOT_READABLE,	/* the caller may not read it (an open refused): "-" in
-				 * -c, null in --json, no message (fmt_field_detail() says why) */
-	FMT_ST_ERROR,	/* its lookup failed (said on stderr) */
-};
 
 /*
  * What a named field prints in -c and --printf when the kernel did not
@@ -300,7 +286,7 @@ enum fmt_field_status {
  * FMT_PRINT_QUOTE for @flags, else 0), and nothing at all for a
  * field that is not available (the caller words that: the default view
  * says "not available").  A kernel or fattrs flag prints its state word
- * (FMT_STATE_*).  A lookup the field needs is made the first time a field
+ * (fattrs_state_name()).  A lookup the field needs is made the first time a field
  * of @f needs it, and kept until fmt_file_release().
  *
  * Returns: FMT_FIELD_OK, FMT_FIELD_NA, or FMT_FIELD_ERROR (then the run
@@ -311,10 +297,12 @@ enum fmt_field_status fmt_field_put(const struct fmt_directive *d, struct fmt_fi
 
 /*
  * fmt_field_state() - the state of a flag's field (FMT_OUT_STATE), as
- * fmt_field_put() would word it; FMT_ST_ERROR when its lookup failed
- * (said on stderr, once per file).
+ * fmt_field_put() would word it; FATTRS_STATE_UNREADABLE when the caller
+ * may not read it (an open refused): "-" in -c, null in --json, no
+ * message (fmt_field_detail() says why); FATTRS_STATE_UNKNOWN when its
+ * lookup failed (said on stderr, once per file).
  */
-enum fmt_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f);
+enum fattrs_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f);
 
 /* Flags for fmt_field_put(). */
 enum {
@@ -354,7 +342,7 @@ const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f);
  *    before 1970, as statx(2) gives them);
  *  - strings (name, user, mount_point, ...): a JSON string when valid
  *    UTF-8, else an array of the byte values (0-255);
- *  - flags: one of the FMT_STATE_* words;
+ *  - flags: the word of their state (fattrs_state_name());
  *  - a field that is not available, or whose lookup failed: null.
  *
  * Returns: false if a lookup failed (said on stderr; the object is

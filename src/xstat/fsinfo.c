@@ -101,18 +101,6 @@ int get_mount(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 
 /* ---- attribute flags ---- */
 
-/*
- * The words of the flags' states: the getters hand out these very
- * pointers, so that fmt_field_state() knows a state without comparing
- * strings.
- */
-const char *const state_words[] = {
-	[FMT_ST_SET] = FMT_STATE_SET,
-	[FMT_ST_CLEAR] = FMT_STATE_CLEAR,
-	[FMT_ST_UNSUPPORTED] = FMT_STATE_UNSUPPORTED,
-	[FMT_ST_INVALID] = FMT_STATE_INVALID,
-};
-
 /* The flag words an FS_XFLAG_* bit of file_getattr(2) mirrors (the kernel translates them). */
 #define XFLAGS_SHARED (FS_XFLAG_SYNC | FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | \
 		       FS_XFLAG_NOATIME | FS_XFLAG_DAX | FS_XFLAG_PROJINHERIT)
@@ -197,13 +185,6 @@ static const struct fattrs_fstype *keeps_of(struct fmt_file *f)
 	return mi.keeps;
 }
 
-static const enum fmt_state fstates[] = {
-	[FATTRS_FCLEAR] = FMT_ST_CLEAR,
-	[FATTRS_FSET] = FMT_ST_SET,
-	[FATTRS_FINVALID] = FMT_ST_INVALID,
-	[FATTRS_FUNSUPPORTED] = FMT_ST_UNSUPPORTED,
-};
-
 /*
  * A kernel flag's state: the library's one answer (fattrs_kflag_state(),
  * as setfattrs --list has it), from what is read the cheapest way
@@ -216,26 +197,26 @@ int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 	const struct fattrs_kattr *a = NULL;
 	enum kread how = kflag_read(k);
 	enum fattrs_fsanswer sup;
-	enum fattrs_fstate s;
+	enum fattrs_state s;
 	int r = 0;
 
 	if (how != K_STATX) {
 		r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
 		if (how == K_IFLAGS && not_readable(FATTRS_KATTR_IFLAGS, r))
-			return FMT_VALUE_NA;	/* FMT_ST_NOT_READABLE */
+			return FMT_VALUE_NA;	/* FATTRS_STATE_UNREADABLE */
 		if (r < 0 && r != -EOPNOTSUPP) {
 			v->s = "?";
 			return FMT_VALUE_ERR;
 		}
 	}
 	s = fattrs_kflag_state(k, f->stx, r == 0 ? a : NULL, r, NULL, &sup);
-	if (s == FATTRS_FCLEAR && sup == FATTRS_FS_UNKNOWN)
+	if (s == FATTRS_STATE_CLEAR && sup == FATTRS_FS_UNKNOWN)
 		s = fattrs_kflag_state(k, f->stx, r == 0 ? a : NULL, r, keeps_of(f), NULL);
-	if (s == FATTRS_FUNREADABLE) {
+	if (s == FATTRS_STATE_UNREADABLE) {
 		v->s = "?";
 		return FMT_VALUE_ERR;
 	}
-	v->s = state_words[fstates[s]];
+	v->s = fattrs_state_name(s);
 	return FMT_VALUE_OK;
 }
 
@@ -259,9 +240,9 @@ int get_sattr(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 	uint64_t bit = *(const uint64_t *)d->arg;
 
 	if (!(f->stx->stx_attributes_mask & bit))
-		v->s = state_words[FMT_ST_UNSUPPORTED];
+		v->s = fattrs_state_name(FATTRS_STATE_UNSUPPORTED);
 	else
-		v->s = (f->stx->stx_attributes & bit) ? state_words[FMT_ST_SET] : state_words[FMT_ST_CLEAR];
+		v->s = fattrs_state_name((f->stx->stx_attributes & bit) ? FATTRS_STATE_SET : FATTRS_STATE_CLEAR);
 	return FMT_VALUE_OK;
 }
 
@@ -326,7 +307,7 @@ int get_fflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 		v->s = "?";
 		return FMT_VALUE_ERR;
 	}
-	v->s = state_words[fstates[ff->state[flag]]];
+	v->s = fattrs_state_name(ff->state[flag]);
 	return FMT_VALUE_OK;
 }
 
@@ -385,9 +366,9 @@ const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
 		return NULL;
 	flag = *(const enum fattrs_fflag *)d->arg;
 	fi = fattrs_fflag_info(flag);
-	if (l->ff.state[flag] == FATTRS_FINVALID)
+	if (l->ff.state[flag] == FATTRS_STATE_INVALID)
 		return fi->xattr;
-	if (l->ff.state[flag] != FATTRS_FSET)
+	if (l->ff.state[flag] != FATTRS_STATE_SET)
 		return NULL;
 	src = l->ff.source[flag];
 	l->detail[0] = '\0';

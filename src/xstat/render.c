@@ -362,7 +362,7 @@ enum fmt_field_status fmt_field_put(const struct fmt_directive *d, struct fmt_fi
 	return FMT_FIELD_OK;
 }
 
-enum fmt_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f)
+enum fattrs_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f)
 {
 	union fmt_value v;
 
@@ -370,12 +370,13 @@ enum fmt_state fmt_field_state(const struct fmt_directive *d, struct fmt_file *f
 	case FMT_VALUE_OK:
 		break;
 	case FMT_VALUE_NA:
-		return FMT_ST_NOT_READABLE;	/* a flag's only "not available" */
+		return FATTRS_STATE_UNREADABLE;	/* a flag's only "not available" */
 	default:
-		return FMT_ST_ERROR;
+		return FATTRS_STATE_UNKNOWN;
 	}
-	for (size_t i = 0; i < sizeof(state_words) / sizeof(state_words[0]); i++)
-		if (v.s == state_words[i])
-			return (enum fmt_state)i;
-	return FMT_ST_ERROR;
+	/* the getters hand out fattrs_state_name()'s very words: no string is compared */
+	for (enum fattrs_state s = FATTRS_STATE_CLEAR; s < FATTRS_STATE_UNKNOWN; s++)
+		if (v.s == fattrs_state_name(s))
+			return s;
+	return FATTRS_STATE_UNKNOWN;
 }

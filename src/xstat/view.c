@@ -115,7 +115,7 @@ struct view {
 	unsigned int mask;
 	bool started;	/* a block was printed: the next one is preceded by an empty line */
 	struct cli_buf buf;	/* one file's block, written at once */
-	enum fmt_state *st;	/* per field of the longest line of flags: its state */
+	enum fattrs_state *st;	/* per field of the longest line of flags: its state */
 };
 
 static bool add_seg(struct line *l, struct seg s)
@@ -395,17 +395,14 @@ static void put_word(struct cli_buf *b, const char *s, size_t len, const char *w
 	*col += wlen;
 }
 
-/* The word each state's list begins with, in the order the line lists them. */
-static const struct {
-	const char *word;
-	size_t len;
-} states[] = {
-	[FMT_ST_SET] = { "set:", 4 },
-	[FMT_ST_CLEAR] = { "clear:", 6 },
-	[FMT_ST_UNSUPPORTED] = { "unsupported:", 12 },
-	[FMT_ST_INVALID] = { "invalid:", 8 },
-	[FMT_ST_NOT_READABLE] = { "not readable", 12 },	/* then "(why):" */
-	[FMT_ST_ERROR] = { "error:", 6 },	/* its lookup failed (the message is on stderr) */
+/*
+ * The states in the order the line lists them, each list beginning with
+ * the state's word and ':' ("not readable (why):"); the flags whose lookup
+ * failed (the message is on stderr) last, as "error:".
+ */
+static const enum fattrs_state states[] = {
+	FATTRS_STATE_SET, FATTRS_STATE_CLEAR, FATTRS_STATE_UNSUPPORTED, FATTRS_STATE_INVALID,
+	FATTRS_STATE_UNREADABLE, FATTRS_STATE_UNKNOWN,
 };
 
 /*
@@ -422,10 +419,11 @@ static bool flags_render(struct view *v, const struct line *l, struct fmt_file *
 		if (l->seg[k].d->out != FMT_OUT_STATE)
 			continue;
 		v->st[k] = fmt_field_state(l->seg[k].d, file);
-		if (v->st[k] == FMT_ST_ERROR)
+		if (v->st[k] == FATTRS_STATE_UNKNOWN)
 			ok = false;
 	}
-	for (size_t s = 0; s < sizeof(states) / sizeof(states[0]); s++) {
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		enum fattrs_state s = states[i];
 		size_t col = 0;
 		bool first = true;
 
@@ -435,25 +433,31 @@ static bool flags_render(struct view *v, const struct line *l, struct fmt_file *
 			if (g->d->out != FMT_OUT_STATE || v->st[k] != s)
 				continue;
 			if (first) {
+				size_t from;
+
 				if (lines)
 					cli_buf_add(b, indent, LABEL_WIDTH + 2);
-				cli_buf_add(b, states[s].word, states[s].len);
-				col = LABEL_WIDTH + 2 + states[s].len;
-				if (s == FMT_ST_NOT_READABLE) {
+				from = b->len;
+				if (s == FATTRS_STATE_UNKNOWN) {
+					cli_buf_adds(b, "error:");
+				} else if (s == FATTRS_STATE_UNREADABLE) {
 					/* why, once: "not readable (open: Permission denied):" */
 					const char *why = fmt_field_detail(g->d, file);
-					size_t from = b->len;
 
+					cli_buf_adds(b, fattrs_state_name(s));
 					cli_buf_adds(b, " (");
 					cli_buf_adds(b, why != NULL ? why : "?");
 					cli_buf_adds(b, "):");
-					col += b->len - from;
+				} else {
+					cli_buf_adds(b, fattrs_state_name(s));
+					cli_buf_addc(b, ':');
 				}
+				col = LABEL_WIDTH + 2 + (b->len - from);
 				first = false;
 				lines = true;
 			}
 			put_word(b, g->d->name, g->len,
-				 s == FMT_ST_NOT_READABLE ? NULL : fmt_field_detail(g->d, file), &col);
+				 s == FATTRS_STATE_UNREADABLE ? NULL : fmt_field_detail(g->d, file), &col);
 		}
 		if (!first)
 			cli_buf_addc(b, '\n');

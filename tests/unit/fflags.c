@@ -46,13 +46,6 @@ static const char *fs_type;		/* $FATTRS_TEST_FS, or NULL */
 static struct fattrs_fsupport fsup;	/* of the test directory */
 static bool can_carry;			/* fsup says the flags can be kept here */
 
-static const char *const state_words[] = {
-	[FATTRS_FCLEAR] = "clear",
-	[FATTRS_FSET] = "set",
-	[FATTRS_FINVALID] = "invalid",
-	[FATTRS_FUNSUPPORTED] = "unsupported",
-};
-
 /* ------------------------------------------------------------- helpers */
 
 /* @name in the test directory, in one of a few rotating buffers. */
@@ -163,7 +156,7 @@ static int state_of(const char *path, enum fattrs_fflag flag)
 	return r;
 }
 
-static bool all_state(const struct fattrs_fflags *f, enum fattrs_fstate s)
+static bool all_state(const struct fattrs_fflags *f, enum fattrs_state s)
 {
 	for (int i = 0; i < FATTRS_NFFLAGS; i++) {
 		if (f->state[i] != s)
@@ -237,24 +230,24 @@ static void test_fflags__value(void)
 	static const struct {
 		const char *v;
 		size_t len;
-		enum fattrs_fstate want;
+		enum fattrs_state want;
 		const char *says;
 	} cases[] = {
-		{ "1", 1, FATTRS_FSET, "\"1\" is set" },
-		{ "0", 1, FATTRS_FCLEAR, "\"0\" is clear (tolerated)" },
-		{ "", 0, FATTRS_FINVALID, "\"\" is invalid" },
-		{ "1\n", 2, FATTRS_FINVALID, "\"1\\n\" is invalid" },
-		{ "1\0", 2, FATTRS_FINVALID, "\"1\\0\" is invalid" },
-		{ "2", 1, FATTRS_FINVALID, "\"2\" is invalid" },
-		{ "yes", 3, FATTRS_FINVALID, "\"yes\" is invalid" },
-		{ "10", 2, FATTRS_FINVALID, "\"10\" is invalid" },
-		{ "\x01", 1, FATTRS_FINVALID, "binary \\x01 is invalid" },
-		{ "\xff\xfe", 2, FATTRS_FINVALID, "binary \\xff\\xfe is invalid" },
+		{ "1", 1, FATTRS_STATE_SET, "\"1\" is set" },
+		{ "0", 1, FATTRS_STATE_CLEAR, "\"0\" is clear (tolerated)" },
+		{ "", 0, FATTRS_STATE_INVALID, "\"\" is invalid" },
+		{ "1\n", 2, FATTRS_STATE_INVALID, "\"1\\n\" is invalid" },
+		{ "1\0", 2, FATTRS_STATE_INVALID, "\"1\\0\" is invalid" },
+		{ "2", 1, FATTRS_STATE_INVALID, "\"2\" is invalid" },
+		{ "yes", 3, FATTRS_STATE_INVALID, "\"yes\" is invalid" },
+		{ "10", 2, FATTRS_STATE_INVALID, "\"10\" is invalid" },
+		{ "\x01", 1, FATTRS_STATE_INVALID, "binary \\x01 is invalid" },
+		{ "\xff\xfe", 2, FATTRS_STATE_INVALID, "binary \\xff\\xfe is invalid" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		is_int(fattrs_fflag_value(cases[i].v, cases[i].len), cases[i].want, "value %s", cases[i].says);
-	is_int(fattrs_fflag_value(NULL, 0), FATTRS_FINVALID, "no value is invalid");
+	is_int(fattrs_fflag_value(NULL, 0), FATTRS_STATE_INVALID, "no value is invalid");
 }
 
 enum { N_CAPS = 9 };
@@ -310,7 +303,7 @@ static void setclear_one(const char *kind, const char *path)
 		else
 			tap_skip("no native word on this filesystem");
 		r = get(path, &f);
-		tap_ok(r == 0 && f.state[i] == FATTRS_FSET && f.source[i] == want,
+		tap_ok(r == 0 && f.state[i] == FATTRS_STATE_SET && f.source[i] == want,
 		       "%s: +%s reads set, from the same place", kind, fi->name);
 		if (r == 0)
 			fattrs_fflags_release(&f);
@@ -322,7 +315,7 @@ static void setclear_one(const char *kind, const char *path)
 		       (fsup.native != FATTRS_NATIVE_NTFS || (ntfs_word(path) & fi->winattr) == 0),
 		       "%s: -%s leaves neither xattr nor native bit", kind, fi->name);
 		r = get(path, &f);
-		tap_ok(r == 0 && all_state(&f, FATTRS_FCLEAR) && f.source[i] == 0 && f.n_unknown == 0,
+		tap_ok(r == 0 && all_state(&f, FATTRS_STATE_CLEAR) && f.source[i] == 0 && f.n_unknown == 0,
 		       "%s: -%s: every flag reads clear", kind, fi->name);
 		if (r == 0)
 			fattrs_fflags_release(&f);
@@ -369,7 +362,7 @@ static void test_fflags__values(void)
 	memset(longv, 'x', sizeof(longv));
 
 	(void)xset(f, fattrs_fflag_info(FATTRS_OFFLINE)->xattr, "0", 1);
-	is_int(state_of(f, FATTRS_OFFLINE), FATTRS_FCLEAR, "offline = \"0\" reads clear");
+	is_int(state_of(f, FATTRS_OFFLINE), FATTRS_STATE_CLEAR, "offline = \"0\" reads clear");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *v = bad[i].v != NULL ? bad[i].v : longv;
 		struct fattrs_fflags fl;
@@ -381,7 +374,7 @@ static void test_fflags__values(void)
 			continue;
 		}
 		r = get(f, &fl);
-		tap_ok(r == 0 && fl.state[FATTRS_PINNED] == FATTRS_FINVALID && fl.source[FATTRS_PINNED] == 0,
+		tap_ok(r == 0 && fl.state[FATTRS_PINNED] == FATTRS_STATE_INVALID && fl.source[FATTRS_PINNED] == 0,
 		       "pinned = %s reads invalid", bad[i].says);
 		tap_ok(r == 0 && fl.invalid[FATTRS_PINNED] != NULL && fl.invalid_len[FATTRS_PINNED] == bad[i].len &&
 		       memcmp(fl.invalid[FATTRS_PINNED], v, bad[i].len) == 0 &&
@@ -416,7 +409,7 @@ static void test_fflags__unknown(void)
 	r = get(f, &fl);
 	tap_ok(r == 0 && fl.n_unknown == 2 && has_unknown(&fl, "user.fattr.foo") && has_unknown(&fl, "user.fattr.Pinned"),
 	       "user.fattr.foo and user.fattr.Pinned are reported as unknown, nothing else");
-	tap_ok(r == 0 && all_state(&fl, FATTRS_FCLEAR), "user.fattr.Pinned is not pinned");
+	tap_ok(r == 0 && all_state(&fl, FATTRS_STATE_CLEAR), "user.fattr.Pinned is not pinned");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	is_int(set(f, FATTRS_OFFLINE, true, 0, &where), 0, "+offline beside unknown names");
@@ -447,14 +440,14 @@ static void test_fflags__opposites(void)
 
 		is_int(set(f, a, true, 0, &where), 0, "+%s", an);
 		is_int(set(f, b, true, 0, &where), -EEXIST, "+%s while %s is set is -EEXIST", bn, an);
-		is_int(state_of(f, b), FATTRS_FCLEAR, "%s is still clear after the refusal", bn);
+		is_int(state_of(f, b), FATTRS_STATE_CLEAR, "%s is still clear after the refusal", bn);
 		is_int(set(f, b, true, FATTRS_FFLAG_NO_OPPOSITE_CHECK, &where), 0,
 		       "+%s with FATTRS_FFLAG_NO_OPPOSITE_CHECK", bn);
 		/* The caller cleared it; set since, it is cleared again: the two never end set. */
-		tap_ok(state_of(f, a) == FATTRS_FCLEAR && state_of(f, b) == FATTRS_FSET,
+		tap_ok(state_of(f, a) == FATTRS_STATE_CLEAR && state_of(f, b) == FATTRS_STATE_SET,
 		       "and %s, found set again after the write, is cleared again", an);
 		tap_ok(set(f, a, false, 0, &where) == 0 && set(f, b, false, 0, &where) == 0 &&
-		       state_of(f, a) == FATTRS_FCLEAR && state_of(f, b) == FATTRS_FCLEAR, "-%s -%s", an, bn);
+		       state_of(f, a) == FATTRS_STATE_CLEAR && state_of(f, b) == FATTRS_STATE_CLEAR, "-%s -%s", an, bn);
 	}
 	if (fsup.user_xattr) {
 		(void)xset(f, fattrs_fflag_info(FATTRS_PINNED)->xattr, "2", 1);
@@ -504,11 +497,11 @@ static void test_fflags__special(void)
 		return;
 	(void)lstat(l, &st);
 	r = fattrs_fflags_get(AT_FDCWD, l, AT_SYMLINK_NOFOLLOW, st.st_mode, &fsup, NULL, &fl);
-	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "symlink, mode given: every flag unsupported");
+	tap_ok(r == 0 && all_state(&fl, FATTRS_STATE_UNSUPPORTED), "symlink, mode given: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	r = get(l, &fl);
-	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "symlink, mode 0: every flag unsupported");
+	tap_ok(r == 0 && all_state(&fl, FATTRS_STATE_UNSUPPORTED), "symlink, mode 0: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	is_int(fattrs_fflag_set(AT_FDCWD, l, AT_SYMLINK_NOFOLLOW, st.st_mode, &fsup, FATTRS_OFFLINE, true, 0, NULL), -EPERM,
@@ -516,15 +509,15 @@ static void test_fflags__special(void)
 	is_int(set(l, FATTRS_OFFLINE, true, 0, NULL), -EPERM, "symlink, mode 0: +offline is -EPERM");
 	is_int(set(l, FATTRS_OFFLINE, false, 0, NULL), -EPERM, "symlink, mode 0: -offline is -EPERM");
 	tap_ok(fattrs_fflag_set(AT_FDCWD, l, 0, 0, &fsup, FATTRS_INTEGRITY, true, 0, NULL) == want_follow &&
-	       (!can_carry || state_of(tp("f"), FATTRS_INTEGRITY) == FATTRS_FSET),
+	       (!can_carry || state_of(tp("f"), FATTRS_INTEGRITY) == FATTRS_STATE_SET),
 	       "symlink followed: +integrity reaches the file (%s)", can_carry ? "set" : "-EOPNOTSUPP");
 
 	r = get(p, &fl);
-	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "fifo: every flag unsupported");
+	tap_ok(r == 0 && all_state(&fl, FATTRS_STATE_UNSUPPORTED), "fifo: every flag unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	r = fattrs_fflags_get(AT_FDCWD, p, 0, 0, NULL, NULL, &fl);
-	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "fifo, followed, fsup probed here: unsupported");
+	tap_ok(r == 0 && all_state(&fl, FATTRS_STATE_UNSUPPORTED), "fifo, followed, fsup probed here: unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	is_int(set(p, FATTRS_PINNED, true, 0, NULL), -EPERM, "fifo, mode 0: +pinned is -EPERM");
@@ -534,8 +527,8 @@ static void test_fflags__special(void)
 
 	/* A mode without its file-type bits says nothing of the type: looked up, like 0. */
 	r = fattrs_fflags_get(AT_FDCWD, tp("f"), AT_SYMLINK_NOFOLLOW, 0644, &fsup, NULL, &fl);
-	tap_ok(r == 0 && (can_carry ? fl.state[FATTRS_INTEGRITY] == FATTRS_FSET
-				    : all_state(&fl, FATTRS_FUNSUPPORTED)),
+	tap_ok(r == 0 && (can_carry ? fl.state[FATTRS_INTEGRITY] == FATTRS_STATE_SET
+				    : all_state(&fl, FATTRS_STATE_UNSUPPORTED)),
 	       "a regular file with mode 0644 (no S_IFMT bits) reads its flags");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
@@ -595,13 +588,13 @@ static void at_one(bool path_calls)
 	       expect_where(FATTRS_OFFLINE) == FATTRS_FSRC_XATTR ? "1" : "(none)",
 	       "%s: the file has it (in the xattr where no native word keeps it)", how);
 	r = fattrs_fflags_get(dfd, "f", AT_SYMLINK_NOFOLLOW, 0, &fsup, NULL, &fl);
-	tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_FSET, "%s: and reads it set by that name", how);
+	tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_STATE_SET, "%s: and reads it set by that name", how);
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	is_int(fattrs_fflag_set(ofd, "", AT_EMPTY_PATH, 0, &fsup, FATTRS_INTEGRITY, true, 0, NULL), 0,
 	       "%s: +integrity of an O_PATH descriptor's own file (AT_EMPTY_PATH)", how);
 	r = fattrs_fflags_get(rfd, NULL, AT_EMPTY_PATH, 0, &fsup, NULL, &fl);
-	tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_FSET && fl.state[FATTRS_INTEGRITY] == FATTRS_FSET,
+	tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_STATE_SET && fl.state[FATTRS_INTEGRITY] == FATTRS_STATE_SET,
 	       "%s: a real descriptor's own file (NULL, AT_EMPTY_PATH) reads both set", how);
 	if (r == 0)
 		fattrs_fflags_release(&fl);
@@ -677,7 +670,7 @@ static void test_fflags__many(void)
 		found = found && has_unknown(&fl, name);
 	}
 	tap_ok(r == 0 && found, "each one by its full name");
-	tap_ok(r == 0 && fl.state[FATTRS_NOSCRUB] == FATTRS_FSET && fl.state[FATTRS_OFFLINE] == FATTRS_FCLEAR,
+	tap_ok(r == 0 && fl.state[FATTRS_NOSCRUB] == FATTRS_STATE_SET && fl.state[FATTRS_OFFLINE] == FATTRS_STATE_CLEAR,
 	       "noscrub still reads set among them");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
@@ -718,7 +711,7 @@ static void test_fflags__ntfs(void)
 		skip_n(3, "not in both places");
 	} else {
 		r = get(f, &fl);
-		tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_FSET &&
+		tap_ok(r == 0 && fl.state[FATTRS_OFFLINE] == FATTRS_STATE_SET &&
 		       fl.source[FATTRS_OFFLINE] == (FATTRS_FSRC_XATTR | FATTRS_FSRC_NATIVE),
 		       "offline in xattr and word reads set from both");
 		if (r == 0)
@@ -733,13 +726,13 @@ static void test_fflags__ntfs(void)
 	w = (uint32_t)ntfs_word(f) | FATTRS_WINATTR_OFFLINE;
 	r = lsetxattr(f, FATTRS_NTFS_ATTRIB_XATTR, &w, sizeof(w), 0) == 0 && xset(f, offline, "on", 2) &&
 	    get(f, &fl) == 0;
-	tap_ok(r && fl.state[FATTRS_OFFLINE] == FATTRS_FSET && fl.source[FATTRS_OFFLINE] == FATTRS_FSRC_NATIVE &&
+	tap_ok(r && fl.state[FATTRS_OFFLINE] == FATTRS_STATE_SET && fl.source[FATTRS_OFFLINE] == FATTRS_FSRC_NATIVE &&
 	       fl.invalid[FATTRS_OFFLINE] != NULL && strcmp(fl.invalid[FATTRS_OFFLINE], "on") == 0,
 	       "native bit and xattr \"on\": set, and the bad value is kept for the warning");
 	if (r)
 		fattrs_fflags_release(&fl);
 	tap_ok(set(f, FATTRS_OFFLINE, false, 0, &where) == 0 && where == (FATTRS_FSRC_XATTR | FATTRS_FSRC_NATIVE) &&
-	       state_of(f, FATTRS_OFFLINE) == FATTRS_FCLEAR, "-offline clears both again");
+	       state_of(f, FATTRS_OFFLINE) == FATTRS_STATE_CLEAR, "-offline clears both again");
 
 	dw = ntfs_word(d);
 	tap_ok(set(d, FATTRS_OFFLINE, true, 0, &where) == 0 && where == FATTRS_FSRC_NATIVE &&
@@ -764,7 +757,7 @@ static void test_fflags__unsupported_fs(void)
 	if (fail_unless(make_file("f"), N_NONE - 2, "no file", "make a file: %s", strerror(errno)))
 		return;
 	r = get(f, &fl);
-	tap_ok(r == 0 && all_state(&fl, FATTRS_FUNSUPPORTED), "every flag reads unsupported");
+	tap_ok(r == 0 && all_state(&fl, FATTRS_STATE_UNSUPPORTED), "every flag reads unsupported");
 	if (r == 0)
 		fattrs_fflags_release(&fl);
 	for (int i = 0; i < FATTRS_NFFLAGS; i++)
@@ -821,7 +814,7 @@ static int drive_get(const char *path)
 		return 1;
 	}
 	for (int i = 0; i < FATTRS_NFFLAGS; i++)
-		printf("%s %s\n", fattrs_fflag_info((enum fattrs_fflag)i)->name, state_words[f.state[i]]);
+		printf("%s %s\n", fattrs_fflag_info((enum fattrs_fflag)i)->name, fattrs_state_name(f.state[i]));
 	for (size_t i = 0; i < f.n_unknown; i++)
 		printf("unknown %s\n", f.unknown[i]);
 	fattrs_fflags_release(&f);

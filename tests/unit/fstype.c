@@ -74,30 +74,31 @@ static void test_kflag_state__one_answer(void)
 	struct fattrs_kattr a = { .have = FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS };
 	enum fattrs_fsanswer sup;
 
-	is_int(fattrs_kflag_state(imm, &stx, NULL, 0, NULL, &sup), FATTRS_FSET, "a statx flag: from statx");
+	is_int(fattrs_kflag_state(imm, &stx, NULL, 0, NULL, &sup), FATTRS_STATE_SET, "a statx flag: from statx");
 	is_int(sup, FATTRS_FS_YES, "... supported");
 	stx.stx_attributes_mask = 0;
-	is_int(fattrs_kflag_state(imm, &stx, &a, 0, tmpfs, &sup), FATTRS_FUNSUPPORTED,
+	is_int(fattrs_kflag_state(imm, &stx, &a, 0, tmpfs, &sup), FATTRS_STATE_UNSUPPORTED,
 	       "a statx flag the mask lacks: unsupported");
 	is_int(sup, FATTRS_FS_NO, "... not supported");
-	is_int(fattrs_kflag_state(sync, &stx, NULL, -EOPNOTSUPP, NULL, &sup), FATTRS_FUNSUPPORTED,
+	is_int(fattrs_kflag_state(sync, &stx, NULL, -EOPNOTSUPP, NULL, &sup), FATTRS_STATE_UNSUPPORTED,
 	       "no kernel flags here: unsupported");
-	is_int(fattrs_kflag_state(sync, &stx, NULL, -EACCES, NULL, &sup), FATTRS_FUNREADABLE,
+	is_int(fattrs_kflag_state(sync, &stx, NULL, -EACCES, NULL, &sup), FATTRS_STATE_UNREADABLE,
 	       "flags that cannot be read: not readable");
 	is_int(sup, FATTRS_FS_UNKNOWN, "... support not known");
-	is_int(fattrs_kflag_state(sync, &stx, &a, 0, tmpfs, &sup), FATTRS_FUNSUPPORTED,
+	is_int(fattrs_kflag_state(sync, &stx, &a, 0, tmpfs, &sup), FATTRS_STATE_UNSUPPORTED,
 	       "read clear where the type keeps it not: unsupported");
 	is_int(sup, FATTRS_FS_NO, "... not supported");
-	is_int(fattrs_kflag_state(sync, &stx, &a, 0, NULL, &sup), FATTRS_FCLEAR,
+	is_int(fattrs_kflag_state(sync, &stx, &a, 0, NULL, &sup), FATTRS_STATE_CLEAR,
 	       "read clear where the type is not known: clear");
 	is_int(sup, FATTRS_FS_UNKNOWN, "... maybe");
 	a.xflags = FS_XFLAG_SYNC;
 	a.iflags = FS_SYNC_FL;
-	is_int(fattrs_kflag_state(sync, &stx, &a, 0, tmpfs, &sup), FATTRS_FSET, "read set: set, whatever the table");
+	is_int(fattrs_kflag_state(sync, &stx, &a, 0, tmpfs, &sup), FATTRS_STATE_SET, "read set: set, whatever the table");
 	is_int(sup, FATTRS_FS_YES, "... supported");
-	is_str(fattrs_fstate_name(FATTRS_FUNSUPPORTED), "unsupported", "the words: unsupported");
-	is_str(fattrs_fstate_name(FATTRS_FUNREADABLE), "not readable", "the words: not readable");
-	tap_ok(fattrs_fstate_name((enum fattrs_fstate)99) == NULL, "no word for a value out of the enum");
+	is_str(fattrs_state_name(FATTRS_STATE_UNSUPPORTED), "unsupported", "the words: unsupported");
+	is_str(fattrs_state_name(FATTRS_STATE_UNREADABLE), "not readable", "the words: not readable");
+	is_str(fattrs_state_name(FATTRS_STATE_UNKNOWN), "unknown", "the words: unknown (not read)");
+	tap_ok(fattrs_state_name((enum fattrs_state)99) == NULL, "no word for a value out of the enum");
 }
 
 static void test_mntcache__by_mount_id(void)
