@@ -735,20 +735,22 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
  * flags: fattrs_fsupport_probe() of a file on it (@dirfd, @path,
  * @at_flags, as that takes them), on the first call for it.  A @mnt_id of
  * 0 (not known) probes every time.
+ * @ret_type: if not NULL, the table's row of the file's statfs(2) magic
+ *            (the first of its magic: enough to know an overlay or FUSE),
+ *            or NULL; one statfs(2) more, once per mount
  *
  * Returns: 0, or -errno as fattrs_fsupport_probe() (nothing cached then).
  */
 int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
-			     unsigned at_flags, struct fattrs_fsupport *ret);
+			     unsigned at_flags, struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type);
 
 /**
  * fattrs_mntcache_fsupport_dev() - fattrs_mntcache_fsupport() for a caller
- * that knows a file's device, not its mount: the mount of the first file
+ * that knows a file's device, not its mount id: the mount of the first file
  * met of device @dev (a statx(2) of the file @dirfd, @path and @at_flags name)
  * answers for every file of that device (what a filesystem keeps is its
  * superblock's: bind mounts of it agree).
- * @ret_type: if not NULL, the table's row of the file's statfs(2) magic (the
- *            first of its magic: enough to know an overlay or FUSE), or NULL
+ * @ret_type: as for fattrs_mntcache_fsupport()
  *
  * Returns: 0, or -errno (of the statx, or as fattrs_fsupport_probe()).
  */
@@ -800,9 +802,12 @@ enum {
  * @dirfd:      the directory it is in (valid during the call only)
  * @name:       its name there (one component)
  * @path:       the root as given, then the names down to it, for messages
- * @st:         its fstatat(2) with AT_SYMLINK_NOFOLLOW; NULL under FATTRS_WALK_LAZY
- *              for a name whose directory entry says what it is, other than a
- *              directory (its d_type, which @type then holds)
+ * @st:         its statx(2) (STATX_BASIC_STATS) with AT_SYMLINK_NOFOLLOW, as a
+ *              struct stat (fstatat(2) where statx is missing); NULL under
+ *              FATTRS_WALK_LAZY for a name whose directory entry says what it
+ *              is, other than a directory (its d_type, which @type then holds)
+ * @mnt_id:     its mount id (STATX_MNT_ID), from the same call; 0 when not
+ *              known (no @st, or a kernel before 5.8)
  * @type:       its type (S_IFMT bits): from @st, or from the directory entry
  * @dir_serial: changes whenever @dirfd is another directory, or reopened
  * @depth:      1 for the root's entries
@@ -812,6 +817,7 @@ struct fattrs_walk_entry {
 	const char *name;
 	const char *path;
 	const struct stat *st;
+	uint64_t mnt_id;
 	mode_t type;
 	unsigned long dir_serial;
 	size_t depth;

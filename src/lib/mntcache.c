@@ -26,6 +26,7 @@ struct entry {
 	dev_t dev;		/* its device, once a file of it was met by device */
 	bool dev_known;
 	const struct fattrs_fstype *by_magic;	/* its row by statfs(2) magic, once asked */
+	bool by_magic_known;
 };
 
 /*
@@ -200,14 +201,34 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 	return 0;
 }
 
+/* The row of @e's statfs(2) magic, asked once (a file on it: @dirfd, @path, @at_flags). */
+static const struct fattrs_fstype *by_magic(struct entry *e, int dirfd, const char *path, unsigned at_flags)
+{
+	struct statfs sfs;
+
+	if (!e->by_magic_known) {
+		e->by_magic = statfs_at(dirfd, path != NULL ? path : "", at_flags, &sfs) == 0 ?
+			      fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
+		e->by_magic_known = true;
+	}
+	return e->by_magic;
+}
+
 int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
-			     unsigned at_flags, struct fattrs_fsupport *ret)
+			     unsigned at_flags, struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type)
 {
 	struct entry *e;
 	int r;
 
-	if (mnt_id == 0)
-		return fattrs_fsupport_probe(dirfd, path, at_flags, ret);
+	if (mnt_id == 0) {
+		struct statfs sfs;
+
+		r = fattrs_fsupport_probe(dirfd, path, at_flags, ret);
+		if (r == 0 && ret_type != NULL)
+			*ret_type = statfs_at(dirfd, path != NULL ? path : "", at_flags, &sfs) == 0 ?
+				    fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
+		return r;
+	}
 	e = entry_for(c, mnt_id);
 	if (e == NULL)
 		return -ENOMEM;
@@ -218,6 +239,8 @@ int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dir
 		e->fsupport_known = true;
 	}
 	*ret = e->fsupport;
+	if (ret_type != NULL)
+		*ret_type = by_magic(e, dirfd, path, at_flags);
 	return 0;
 }
 
@@ -231,7 +254,6 @@ int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd
 				 const struct fattrs_fstype **ret_type)
 {
 	struct fattrs_statx_buf stx;
-	struct statfs sfs;
 	struct entry *e = NULL;
 	int r;
 
@@ -256,13 +278,11 @@ int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd
 		r = fattrs_fsupport_probe(dirfd, path, at_flags, &e->fsupport);
 		if (r < 0)
 			return r;
-		e->by_magic = statfs_at(dirfd, path != NULL ? path : "", at_flags, &sfs) == 0 ?
-			      fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
 		e->fsupport_known = true;
 	}
 	*ret = e->fsupport;
 	if (ret_type != NULL)
-		*ret_type = e->by_magic;
+		*ret_type = by_magic(e, dirfd, path, at_flags);
 	return 0;
 }
 

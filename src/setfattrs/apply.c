@@ -86,6 +86,10 @@ static int fsupport_of(struct setfattrs_control *ctl, const struct file_plan *p,
 	mc = mntcache(ctl);
 	if (mc == NULL)
 		return -ENOMEM;
+	/* by the mount id the file's stat gave; by device for a file stat'ed only after a failure */
+	if (p->mnt_id != 0)
+		return fattrs_mntcache_fsupport(mc, p->mnt_id, p->dirfd, p->path, fattrs_at_nofollow(p->nofollow),
+						ret, ret_type);
 	return fattrs_mntcache_fsupport_dev(mc, p->dev, p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), ret,
 					    ret_type);
 }
@@ -544,10 +548,11 @@ static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *pat
 
 /*
  * Change one file: @path relative to @dirfd, for both kinds of flag, @st
- * its stat as @nofollow says, or NULL when sf_want_nostat().
+ * its stat as @nofollow says, or NULL when sf_want_nostat(), @mnt_id its
+ * mount id from the same call (0: not known).
  */
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-		    const struct stat *st, bool nofollow)
+		    const struct stat *st, uint64_t mnt_id, bool nofollow)
 {
 	const struct fattrs_flagops *ops = &ctl->ops;
 	struct file_plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
@@ -562,6 +567,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 
 	p.mode = st != NULL ? st->st_mode : 0;
 	p.dev = st != NULL ? st->st_dev : 0;
+	p.mnt_id = st != NULL ? mnt_id : 0;
 
 	/*
 	 * Without '=', -v, -n and --json nothing is read first, and the plan
@@ -721,12 +727,12 @@ planned:
  * does the change again (each step is idempotent) and says what failed.
  */
 static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-				  const struct stat *st, bool nofollow)
+				  const struct stat *st, uint64_t mnt_id, bool nofollow)
 {
 	for (int k = 0; k < ctl->nfsteps; k++) {
 		if (fattrs_fflag_set(dirfd, path, fattrs_at_nofollow(nofollow), 0, &nostat_fsupport, ctl->fsteps[k].f,
 				     ctl->fsteps[k].on, ctl->fsteps[k].flags, NULL) != 0)
-			return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
+			return setfattrs_file(ctl, dirfd, path, shown, st, mnt_id, nofollow);
 	}
 	return true;
 }
@@ -766,9 +772,9 @@ static bool fflags_only(struct setfattrs_control *ctl)
 
 /* Change one file: setfattrs_file(), or setfattrs_fflags_only() where that does the same. */
 bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-		 const struct stat *st, bool nofollow)
+		 const struct stat *st, uint64_t mnt_id, bool nofollow)
 {
 	if (sf_want_nostat(ctl) && fflags_only(ctl))
-		return setfattrs_fflags_only(ctl, dirfd, path, shown, st, nofollow);
-	return setfattrs_file(ctl, dirfd, path, shown, st, nofollow);
+		return setfattrs_fflags_only(ctl, dirfd, path, shown, st, mnt_id, nofollow);
+	return setfattrs_file(ctl, dirfd, path, shown, st, mnt_id, nofollow);
 }

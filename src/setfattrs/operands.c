@@ -43,7 +43,7 @@ static int walk_entry(const struct fattrs_walk_entry *e, void *arg)
 		ctl->dir_serial = e->dir_serial;
 		ctl->byname = -1;
 	}
-	if (!sf_change_file(ctl, e->dirfd, e->name, e->path, e->st, true))
+	if (!sf_change_file(ctl, e->dirfd, e->name, e->path, e->st, e->mnt_id, true))
 		ctl->ok = false;
 	return 0;
 }
@@ -107,9 +107,36 @@ static void operand_dir(struct setfattrs_control *ctl, const char *file, int *re
 	*ret_name = name;
 }
 
+/*
+ * The stat of @name in @dirfd and its mount id, in one statx(2) (the
+ * per-mount cache is found by the id); fstatat(2) and no id where statx
+ * is missing.  0, or -1 with errno set.
+ */
+static int stat_mnt(int dirfd, const char *name, bool nofollow, struct stat *ret, uint64_t *ret_mnt_id)
+{
+	struct fattrs_statx_buf stx;
+	int r = fattrs_statx(dirfd, name, (int)fattrs_at_nofollow(nofollow),
+			     STATX_TYPE | STATX_MODE | STATX_INO | STATX_MNT_ID, &stx);
+
+	*ret_mnt_id = 0;
+	if (r == -ENOSYS)
+		return fstatat(dirfd, name, ret, (int)fattrs_at_nofollow(nofollow));
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	/* what setfattrs uses of a stat: the type and mode, the device and inode */
+	*ret = (struct stat){ .st_mode = stx.stx_mode, .st_ino = stx.stx_ino };
+	ret->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	if (stx.stx_mask & STATX_MNT_ID)
+		*ret_mnt_id = stx.stx_mnt_id;
+	return 0;
+}
+
 /* One operand: the file itself, then, with -R and a directory, everything below it. */
 bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 {
+	uint64_t mnt_id;
 	struct stat st, now;
 	const char *name;
 	bool ok;
@@ -123,7 +150,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		if (ctl->nostat < 0 || away)
 			sf_nostat_at(ctl, dirfd, ctl->nofollow && !away);
 		if (sf_want_nostat(ctl)) {
-			ok = sf_change_file(ctl, dirfd, name, file, NULL, ctl->nofollow);
+			ok = sf_change_file(ctl, dirfd, name, file, NULL, 0, ctl->nofollow);
 			if (away)
 				ctl->nostat = -1;
 			return ok;
@@ -131,12 +158,12 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		if (away)
 			ctl->nostat = -1;
 	}
-	if (fstatat(dirfd, name, &st, fattrs_at_nofollow(ctl->nofollow)) < 0) {
+	if (stat_mnt(dirfd, name, ctl->nofollow, &st, &mnt_id) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(file));
 		sf_report_unread(ctl, file);
 		return false;
 	}
-	ok = setfattrs_file(ctl, dirfd, name, file, &st, ctl->nofollow);
+	ok = setfattrs_file(ctl, dirfd, name, file, &st, mnt_id, ctl->nofollow);
 	if (!ctl->recursive || !S_ISDIR(st.st_mode))
 		return ok;
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK |

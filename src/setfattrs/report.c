@@ -64,7 +64,7 @@ const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *pat
 		return "this";
 	if ((strcmp(type, "fuse") == 0 || strcmp(type, "fuseblk") == 0) && ctl->mntcache != NULL &&
 	    fattrs_mntcache_fsupport(ctl->mntcache, stx.stx_mnt_id, dirfd, path, fattrs_at_nofollow(nofollow),
-				     &fsup) == 0 &&
+				     &fsup, NULL) == 0 &&
 	    fsup.native == FATTRS_NATIVE_NTFS) {
 		(void)snprintf(named, sizeof(named), "%s (ntfs-3g)", type);
 		return named;

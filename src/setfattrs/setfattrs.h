@@ -113,9 +113,9 @@ bool sf_is_sizehint(const struct fattrs_kflag *f);
 void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow);
 bool sf_want_nostat(struct setfattrs_control *ctl);
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-		    const struct stat *st, bool nofollow);
+		    const struct stat *st, uint64_t mnt_id, bool nofollow);
 bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-		 const struct stat *st, bool nofollow);
+		 const struct stat *st, uint64_t mnt_id, bool nofollow);
 
 /* report.c: messages and reports */
 const char *sf_type_word(mode_t mode);

@@ -253,7 +253,8 @@ static int fsupport(struct fmt_file *f, int dirfd, const char *path, unsigned at
 
 	if (mc == NULL)
 		return fattrs_fsupport_probe(dirfd, path, atf, ret);
-	return fattrs_mntcache_fsupport(mc, has(f, STATX_MNT_ID) ? f->stx->stx_mnt_id : 0, dirfd, path, atf, ret);
+	return fattrs_mntcache_fsupport(mc, has(f, STATX_MNT_ID) ? f->stx->stx_mnt_id : 0, dirfd, path, atf, ret,
+					NULL);
 }
 
 static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)

@@ -259,8 +259,8 @@ rc=0
 	# The walk's stat of "gone" (by name, in root) fails as when the name was removed meanwhile.
 	run -1 --separate-stderr fs_run tmpfs '
 		cd "$D" && mkdir root && touch root/gone root/f && cd root || exit 1
-		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -qq -o ../trace -P gone -e trace=newfstatat \
-			-e inject=newfstatat:error=ENOENT:when=1 setfattrs -R -v +nodump .'
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -qq -o ../trace -P gone -e trace=statx \
+			-e inject=statx:error=ENOENT:when=1 setfattrs -R -v +nodump .'
 	stderr_has "setfattrs: cannot access './gone': No such file or directory"
 	assert_line 'changed ./f: nodump: clear -> set'
 }

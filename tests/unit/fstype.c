@@ -115,7 +115,7 @@ static void test_mntcache__by_mount_id(void)
 		is_int(fattrs_mntcache_get(c, stx.stx_mnt_id, &mi), 0, "the test directory's mount");
 		tap_ok(mi.fstype != NULL && mi.type == fattrs_fstype_find(mi.fstype), "its type and row (%s)",
 		       mi.fstype != NULL ? mi.fstype : "none");
-		is_int(fattrs_mntcache_fsupport(c, stx.stx_mnt_id, AT_FDCWD, topdir, 0, &fsup), 0,
+		is_int(fattrs_mntcache_fsupport(c, stx.stx_mnt_id, AT_FDCWD, topdir, 0, &fsup, NULL), 0,
 		       "where it keeps the fattrs flags, probed");
 		tap_ok(fattrs_mntcache_get(c, stx.stx_mnt_id, &again) == 0 && again.type == mi.type &&
 		       again.keeps == mi.keeps, "asked again: the same answer");
