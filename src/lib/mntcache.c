@@ -397,12 +397,12 @@ static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mo
 
 	for (int pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			bool on = pass != 0, ia = (k[i].xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+			bool on = pass != 0, locking = (k[i].xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 			struct fattrs_kchange one = { .xset = 0 };
 			struct fattrs_kresult one_res;
 			int r;
 
-			if (!kchange_has(&res->dropped, &k[i], on) || (pass == 2) != (on && ia))
+			if (!kchange_has(&res->dropped, &k[i], on) || (pass == 2) != (on && locking))
 				continue;
 			(void)fattrs_kchange_add(&one, &k[i], on);
 			r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, &one, 0, &one_res);

@@ -466,7 +466,7 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 		const struct fattrs_kflag *f = sf_krow(i);
 		enum fattrs_fsanswer sup;
 		enum fattrs_state st;
-		bool ia = (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+		bool locking = (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 
 		if (p->state[i] != STEP_PENDING)
 			continue;
@@ -481,13 +481,13 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 		else if (p->on[i] && st == FATTRS_STATE_UNSUPPORTED)
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not support it on a %s"),
 				     f->name, cli_quotef(p->shown), type, sf_type_word(p->mode));
-		else if (ia && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
+		else if (locking && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
-		else if (!ia && locked &&
+		else if (!locking && locked &&
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
 			;	/* said */
 		else
