@@ -103,11 +103,12 @@
 #define MAGIC_NSFS 0x6E736673
 #define MAGIC_SELINUX 0xF97CFF8C
 
-#define Y FATTRS_FS_YES
-#define N FATTRS_FS_NO
+/* The answers of the table (enum fattrs_fsanswer), short enough for its rows. */
+#define YES FATTRS_FS_YES
+#define NO FATTRS_FS_NO
 
 /* A local filesystem the kernel measured every answer of. */
-#define LOCAL(xattr) .user_xattr = (xattr), .tmpfile = Y, .noreplace = Y, .links = Y, \
+#define LOCAL(xattr) .user_xattr = (xattr), .tmpfile = YES, .noreplace = YES, .links = YES, \
 		     .local = true, .flags_trusted = true
 /* A kernel-internal filesystem: keeps no kernel flags, or refuses them loudly. */
 #define PSEUDO .local = true, .flags_trusted = true
@@ -119,53 +120,53 @@
  * finds comes first.  What a row does not say is FATTRS_FS_UNKNOWN.
  */
 static const struct fattrs_fstype fstypes[] = {
-	{ .name = "tmpfs", .magic = MAGIC_TMPFS, .gnu_name = "tmpfs", LOCAL(Y),
+	{ .name = "tmpfs", .magic = MAGIC_TMPFS, .gnu_name = "tmpfs", LOCAL(YES),
 	  .kept = { .measured = true, .iflags = { BASE_IFLAGS, BASE_IFLAGS }, .xflags = { BASE_XFLAGS, BASE_XFLAGS },
 		    .imaybe = { 0, FS_CASEFOLD_FL } } },
 	{ .name = "devtmpfs", .magic = MAGIC_TMPFS, .gnu_name = "tmpfs", PSEUDO },
-	{ .name = "ext4", .magic = MAGIC_EXT, .gnu_name = "ext2/ext3", LOCAL(Y),
+	{ .name = "ext4", .magic = MAGIC_EXT, .gnu_name = "ext2/ext3", LOCAL(YES),
 	  .kept = { .measured = true, .iflags = { EXT_FILE | EXT4_RO, EXT_DIR | EXT4_RO },
 		    .xflags = { EXT_X, EXT_X | FS_XFLAG_PROJINHERIT },
 		    .imaybe = { 0, FS_CASEFOLD_FL } } },
-	{ .name = "ext3", .magic = MAGIC_EXT, .gnu_name = "ext2/ext3", LOCAL(Y),
+	{ .name = "ext3", .magic = MAGIC_EXT, .gnu_name = "ext2/ext3", LOCAL(YES),
 	  .kept = { .measured = true, .iflags = { EXT_FILE, EXT_DIR },
 		    .xflags = { EXT_X, EXT_X | FS_XFLAG_PROJINHERIT } } },
-	{ .name = "ext2", .magic = MAGIC_EXT, .gnu_name = "ext2/ext3", LOCAL(Y),
+	{ .name = "ext2", .magic = MAGIC_EXT, .gnu_name = "ext2/ext3", LOCAL(YES),
 	  .kept = { .measured = true, .iflags = { EXT_FILE, EXT_DIR },
 		    .xflags = { EXT_X, EXT_X | FS_XFLAG_PROJINHERIT } } },
-	{ .name = "btrfs", .magic = MAGIC_BTRFS, .gnu_name = "btrfs", LOCAL(Y),
+	{ .name = "btrfs", .magic = MAGIC_BTRFS, .gnu_name = "btrfs", LOCAL(YES),
 	  .kept = { .measured = true, .iflags = { BTRFS_FILE, BTRFS_FILE | FS_DIRSYNC_FL },
 		    .xflags = { BASE_XFLAGS | FS_XFLAG_SYNC, BASE_XFLAGS | FS_XFLAG_SYNC } } },
-	{ .name = "xfs", .magic = MAGIC_XFS, .gnu_name = "xfs", LOCAL(Y), .special_kflags = true,
+	{ .name = "xfs", .magic = MAGIC_XFS, .gnu_name = "xfs", LOCAL(YES), .special_kflags = true,
 	  .kept = { .measured = true, .iflags = { XFS_FILE_I, XFS_FILE_I | FS_PROJINHERIT_FL },
 		    .xflags = { XFS_X | FS_XFLAG_EXTSIZE | FS_XFLAG_PREALLOC,
 				XFS_X | FS_XFLAG_RTINHERIT | FS_XFLAG_PROJINHERIT | FS_XFLAG_NOSYMLINKS |
 				FS_XFLAG_EXTSZINHERIT },
 		    .xmaybe = { XFS_X_MAYBE, XFS_X_MAYBE | FS_XFLAG_PREALLOC } } },
 	/* ramfs: no user xattrs (EOPNOTSUPP), no kernel flags (ENOTTY) */
-	{ .name = "ramfs", .magic = MAGIC_RAMFS, .gnu_name = "ramfs", LOCAL(N) },
+	{ .name = "ramfs", .magic = MAGIC_RAMFS, .gnu_name = "ramfs", LOCAL(NO) },
 	/* overlayfs (6.10 for O_TMPFILE): its layers decide the rest */
-	{ .name = "overlay", .magic = MAGIC_OVERLAY, .gnu_name = "overlayfs", .tmpfile = Y, .noreplace = Y, .links = Y,
+	{ .name = "overlay", .magic = MAGIC_OVERLAY, .gnu_name = "overlayfs", .tmpfile = YES, .noreplace = YES, .links = YES,
 	  .local = true, .copy_up = true },
 	/* FUSE: the server decides; the servers the tests mount have rows */
 	{ .name = "fuse", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", REMOTE },
 	{ .name = "fuseblk", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", REMOTE },
-	{ .name = "fuse.sshfs", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = N, .tmpfile = N, .noreplace = N,
-	  .links = Y, REMOTE },
-	{ .name = "fuse.glusterfs", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = Y, .tmpfile = N, .noreplace = N,
-	  .links = Y, REMOTE },
-	{ .name = "fuse.rclone", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = N, .tmpfile = N, .noreplace = N,
-	  .links = N, REMOTE },
+	{ .name = "fuse.sshfs", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = NO, .tmpfile = NO, .noreplace = NO,
+	  .links = YES, REMOTE },
+	{ .name = "fuse.glusterfs", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = YES, .tmpfile = NO, .noreplace = NO,
+	  .links = YES, REMOTE },
+	{ .name = "fuse.rclone", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = NO, .tmpfile = NO, .noreplace = NO,
+	  .links = NO, REMOTE },
 	/* the SMB client (O_TMPFILE since 7.1): its DOS attribute word */
-	{ .name = "cifs", .magic = MAGIC_CIFS, .gnu_name = "cifs", .tmpfile = N, REMOTE, .native = FATTRS_NATIVE_CIFS },
-	{ .name = "smb3", .magic = MAGIC_SMB2, .gnu_name = "smb2", .tmpfile = N, REMOTE, .native = FATTRS_NATIVE_CIFS },
-	{ .name = "nfs", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = N, REMOTE },
-	{ .name = "nfs4", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = N, REMOTE },
+	{ .name = "cifs", .magic = MAGIC_CIFS, .gnu_name = "cifs", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS },
+	{ .name = "smb3", .magic = MAGIC_SMB2, .gnu_name = "smb2", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS },
+	{ .name = "nfs", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, REMOTE },
+	{ .name = "nfs4", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, REMOTE },
 	{ .name = "9p", .magic = MAGIC_V9FS, .gnu_name = "v9fs", REMOTE },
 	/* sysfs: getxattr of a user.* name says ENODATA, setxattr EOPNOTSUPP */
-	{ .name = "sysfs", .magic = MAGIC_SYSFS, .gnu_name = "sysfs", .user_xattr = N, .tmpfile = N, PSEUDO },
-	{ .name = "proc", .magic = MAGIC_PROC, .gnu_name = "proc", .user_xattr = N, PSEUDO },
-	{ .name = "devpts", .magic = MAGIC_DEVPTS, .gnu_name = "devpts", .user_xattr = N, .tmpfile = N, PSEUDO },
+	{ .name = "sysfs", .magic = MAGIC_SYSFS, .gnu_name = "sysfs", .user_xattr = NO, .tmpfile = NO, PSEUDO },
+	{ .name = "proc", .magic = MAGIC_PROC, .gnu_name = "proc", .user_xattr = NO, PSEUDO },
+	{ .name = "devpts", .magic = MAGIC_DEVPTS, .gnu_name = "devpts", .user_xattr = NO, .tmpfile = NO, PSEUDO },
 	{ .name = "cgroup", .magic = MAGIC_CGROUP, .gnu_name = "cgroupfs", PSEUDO },
 	{ .name = "cgroup2", .magic = MAGIC_CGROUP2, .gnu_name = "cgroup2fs", PSEUDO },
 	{ .name = "mqueue", .magic = MAGIC_MQUEUE, .gnu_name = "mqueue", PSEUDO },
