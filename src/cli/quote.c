@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <langinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -128,6 +130,25 @@ const char *cli_quote(const char *s)
 	next = (next + 1) % SLOTS;
 	errno = saved_errno;
 	return buf;
+}
+
+const char *cli_quote_printf(const char *fmt, ...)
+{
+	int saved_errno = errno;
+	const char *q = "?";
+	char *text;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) >= 0) {
+		q = cli_quote(text);
+		if (q == text)
+			q = "?";	/* cli_quote() is out of memory too */
+		free(text);
+	}
+	va_end(ap);
+	errno = saved_errno;
+	return q;
 }
 
 const char *cli_quotef(const char *s)

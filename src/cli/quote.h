@@ -18,6 +18,15 @@
 const char *cli_quote(const char *s);
 
 /*
+ * The text printf(@fmt, ...) makes, quoted as cli_quote() quotes a word:
+ * what a message suggests typing (a flag, "-pinned +offline", "PROG
+ * --list") in the same quotes as the word the user typed, in every
+ * locale.  Keeps errno; the result lives as cli_quote()'s does ("?": out
+ * of memory).
+ */
+const char *cli_quote_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * Quote a file name for a message as coreutils' quoteaf() does, in every
  * locale: 'NAME', shell-escaped ('a'$'\n''b') where it holds what a shell
  * would take otherwise (CLI_QS_SHELL_ESCAPE_ALWAYS).  ls, chmod, stat and

@@ -60,26 +60,12 @@ static bool sizehint_named(const char *s, size_t len)
 }
 
 /*
- * @prefix and the @len bytes at @s, quoted as a file name is in a message
- * (a word of argv may hold any byte: an escape sequence, half a
- * character).  Called once per message, which exits: the copy stays
- * reachable until then.
+ * @prefix and the @len bytes at @s, quoted as cli_quote() quotes a word (a
+ * word of argv may hold any byte: an escape sequence, half a character).
  */
-static char *volatile quoted_copy;
-
 const char *sf_quote_part(const char *prefix, const char *s, size_t len)
 {
-	size_t plen = strlen(prefix);
-	char *c = malloc(plen + len + 1);
-
-	if (c == NULL)
-		return "?";
-	memcpy(c, prefix, plen);
-	memcpy(c + plen, s, len);
-	c[plen + len] = '\0';
-	free(quoted_copy);
-	quoted_copy = c;
-	return cli_quote(c);
+	return cli_quote_printf("%s%.*s", prefix, (int)len, s);
 }
 
 /* The operation @w refused by the parser: a usage error that names the flag. */
