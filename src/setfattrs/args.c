@@ -45,8 +45,8 @@ static void mixed_letters(const char *w)
 	if (no == 1 || nf == 1)
 		return;
 	opts[no] = flags[nf] = '\0';
-	cli_usage_error(_("%s mixes options and flag letters: give them as separate words ('%s %s')"), cli_quote(w),
-			opts, flags);
+	cli_usage_error(_("%s mixes options and flag letters: give them as separate words (%s)"), cli_quote(w),
+			cli_quote_printf("%s %s", opts, flags));
 }
 
 /* Whether the @len bytes at @s are the word of a size hint flag (extsize...). */
@@ -78,11 +78,12 @@ void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e
 		cli_usage_error(_("flag %s in %s is read-only: it cannot be set or cleared"),
 				sf_quote_part("", w + e->offset, e->len), cli_quote(w));
 	if (r == -EDOM && w[0] == '-' && sizehint_named(w + e->offset, e->len))
-		cli_usage_error(_("flag %s in %s takes no size when it is cleared: give '-%.*s'"),
-				sf_quote_part("", w + e->offset, e->len), cli_quote(w), (int)e->len, w + e->offset);
+		cli_usage_error(_("flag %s in %s takes no size when it is cleared: give %s"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w),
+				sf_quote_part("-", w + e->offset, e->len));
 	if (r == -EDOM)
-		cli_usage_error(_("flag %s in %s takes no size: only extsize, extszinherit and cowextsize do ('+extsize=1m')"),
-				sf_quote_part("", w + e->offset, e->len), cli_quote(w));
+		cli_usage_error(_("flag %s in %s takes no size: only extsize, extszinherit and cowextsize do (%s)"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w), cli_quote("+extsize=1m"));
 	if (r == -ERANGE)
 		cli_usage_error(_("invalid size %s in %s: give 1 to 4294967295 bytes, with an optional k, m or g (KiB, MiB, GiB)"),
 				sf_quote_part("", w + e->offset, e->len), cli_quote(w));
@@ -98,11 +99,13 @@ void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e
 					s = sf_krow(i)->name;
 			}
 		}
-		cli_usage_error(_("unknown flag %s in %s; did you mean '%s'? ('%s --list' lists them)"),
-				sf_quote_part("", w + e->offset, e->len), cli_quote(w), s, program_name);
+		cli_usage_error(_("unknown flag %s in %s; did you mean %s? (%s lists them)"),
+				sf_quote_part("", w + e->offset, e->len), cli_quote(w), cli_quote(s),
+				cli_quote_printf("%s --list", program_name));
 	}
-	cli_usage_error(_("unknown flag %s in %s ('%s --list' lists every flag)"),
-			sf_quote_part("", w + e->offset, e->len), cli_quote(w), program_name);
+	cli_usage_error(_("unknown flag %s in %s (%s lists every flag)"),
+			sf_quote_part("", w + e->offset, e->len), cli_quote(w),
+			cli_quote_printf("%s --list", program_name));
 }
 
 /*
@@ -198,7 +201,7 @@ void sf_check_ops(struct setfattrs_control *ctl)
 			ctl->fops = true;
 		if (ctl->ops.fop[f] == FATTRS_FLAGOP_SET && ctl->ops.fop[fi->opposite] == FATTRS_FLAGOP_SET &&
 		    f < (int)fi->opposite)
-			cli_usage_error(_("'%s' and '%s' are opposites: a file cannot have both"), fi->name,
-					fattrs_fflag_info(fi->opposite)->name);
+			cli_usage_error(_("%s and %s are opposites: a file cannot have both"), cli_quote(fi->name),
+					cli_quote(fattrs_fflag_info(fi->opposite)->name));
 	}
 }

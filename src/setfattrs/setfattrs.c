@@ -112,8 +112,8 @@ int main(int argc, const char **argv)
 	if (ctl.reference == NULL && fattrs_flagops_empty(&ctl.ops) && ctl.not_op != NULL)
 		sf_bad_operation(ctl.not_op, ctl.not_op_r, &ctl.not_op_e);
 	if (ctl.reference == NULL && fattrs_flagops_empty(&ctl.ops))
-		cli_usage_error(_("missing operation: give +FLAG, -FLAG or =FLAG,... ('%s --list' lists every flag)"),
-				program_name);
+		cli_usage_error(_("missing operation: give +FLAG, -FLAG or =FLAG,... (%s lists every flag)"),
+				cli_quote_printf("%s --list", program_name));
 	if (files[0] == NULL) {
 		struct stat st;
 

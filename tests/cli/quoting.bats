@@ -74,6 +74,38 @@ gnu_quote() {
 	refute_output --partial $'\xe2\x80\x98'
 }
 
+# A usage error's first line in locale L.
+first_line() {
+	local l=$1
+	shift
+	LC_ALL=$l "$@" 2>&1 </dev/null | head -1
+}
+
+@test "a usage error quotes what was typed and what it suggests alike, in C, C.UTF-8 and en_US.UTF-8" {
+	local l c u cmd bad=()
+	local -a cmds=(
+		"setfattrs +ofline f"
+		"setfattrs +qq f"
+		"setfattrs -vd f"
+		"setfattrs -extsize=1m f"
+		"setfattrs +nodump=1m f"
+		"setfattrs +offline +pinned f"
+		"setfattrs f"
+	)
+	for cmd in "${cmds[@]}"; do
+		# shellcheck disable=SC2086 # each command is its words
+		c=$(first_line C $cmd)
+		[[ $c == *"'"*"'"* && $c != *$'\xe2\x80'* ]] || bad+=("C: $c")
+		for l in C.UTF-8 en_US.UTF-8; do
+			# The same words, each quoted thing in the locale's quotes and none in ASCII ones.
+			u=$(printf '%s\n' "$c" | sed "s/'\([^']*\)'/‘\1’/g")
+			# shellcheck disable=SC2086
+			[[ $(first_line "$l" $cmd) == "$u" ]] || bad+=("$l: $(first_line "$l" $cmd)")
+		done
+	done
+	((${#bad[@]} == 0)) || fail "$(printf '%s\n' "${bad[@]}")"
+}
+
 @test "a template is quoted as coreutils' quote() does: in the locale's quotes, as mktemp does" {
 	local l
 	for l in "${LOCALES[@]}"; do
