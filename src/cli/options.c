@@ -427,9 +427,10 @@ void cli_bad_word(const char *option, const char *word, const char *const *words
 	char valid[256] = "";
 	char name[64];
 
+	/* Each valid word in the quotes of @word's, as GNU's argmatch lists them. */
 	for (size_t i = 0; i < n; i++)
-		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s'%s'",
-			       i ? ", " : "", words[i]);
+		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
+			       i ? ", " : "", cli_quote(words[i]));
 	(void)snprintf(name, sizeof(name), "--%s", option);
 	cli_usage_error(_("invalid argument %s for %s; valid arguments are %s"),
 			cli_quote(word), cli_quote(name), valid);

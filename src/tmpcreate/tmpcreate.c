@@ -228,8 +228,8 @@ static void check_backup_suffix(const struct tmpcreate_control *ctl, bool backup
 	if (!backup_bare || ctl->output == NULL || cmd == NULL || cmd[0] == NULL)
 		return;
 	if ((cmd[0][0] == '.' || cmd[0][0] == '~') && strchr(cmd[0], '/') == NULL)
-		cli_usage_error(_("%s looks like a backup suffix, not a COMMAND: a suffix only follows '=', as in --backup=SUFFIX (to run a COMMAND of that name, write ./NAME)"),
-				cli_quote(cmd[0]));
+		cli_usage_error(_("%s looks like a backup suffix, not a COMMAND: a suffix only follows %s, as in --backup=SUFFIX (to run a COMMAND of that name, write ./NAME)"),
+				cli_quote(cmd[0]), cli_quote("="));
 }
 
 int main(int argc, const char **argv)

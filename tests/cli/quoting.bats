@@ -91,6 +91,9 @@ first_line() {
 		"setfattrs +nodump=1m f"
 		"setfattrs +offline +pinned f"
 		"setfattrs f"
+		"tmpcreate --method=bogus"
+		"tmpcreate --preserve=mode,x"
+		"tmpcreate -o f -b .orig"
 	)
 	for cmd in "${cmds[@]}"; do
 		# shellcheck disable=SC2086 # each command is its words
