@@ -581,7 +581,11 @@ struct fattrs_probe {
  * @create_errno says why.
  *
  * Returns: 0, or -errno when @dir cannot be looked at (-ENOENT, -ENOTDIR,
- * -EACCES on a path component, ...).
+ * -EACCES on a path component, ...), or when a try gets no answer from its
+ * filesystem, only an error that says nothing of what it can do
+ * (-ECONNABORTED, -ENOTCONN: a FUSE connection aborted, a network
+ * filesystem's server gone; -EIO where a file is made, -ESTALE; -ENOENT:
+ * @dir gone meanwhile).
  */
 int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret);
 

@@ -47,6 +47,56 @@ static int hardlink_try(int dirfd, const char *from, const char *to)
 	return r;
 }
 
+/*
+ * The answers that say nothing of what the filesystem can do, only that it
+ * could not be asked: a FUSE connection aborted while a request waited
+ * (ECONNABORTED) or before it was sent (ENOTCONN), a network filesystem's
+ * lost server, the directory gone or replaced since it was looked at (an
+ * sshfs whose server is gone unmounts itself).  Taken as a "no", a dead
+ * mount would be reported as a filesystem without O_TMPFILE where no file
+ * can be made.  EIO only where a file is made (@making): an sshfs that
+ * lost its server answers so, but once a file is made, EIO is a FUSE
+ * filesystem's "no" to a feature (rclone's WebDAV mount: links, xattrs).
+ */
+static bool unanswered(int e, bool making)
+{
+	if (e == EIO)
+		return making;
+
+	switch (e) {
+	case ENOTCONN:
+	case ECONNABORTED:
+	case ECONNRESET:
+	case ECONNREFUSED:
+	case ESHUTDOWN:
+	case ETIMEDOUT:
+	case EHOSTDOWN:
+	case EHOSTUNREACH:
+	case ENETDOWN:
+	case ENETUNREACH:
+	case ESTALE:
+	case ENOENT:
+	case ENOTDIR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The first answer of @p that says the filesystem could not be asked, as -errno; else 0. */
+static int probe_unanswered(const struct fattrs_probe *p)
+{
+	const int answers[] = {
+		p->tmpfile_errno, p->link_errno, p->xattr_errno,
+		p->create_errno, p->noreplace_errno, p->hardlink_errno,
+	};
+
+	for (size_t i = 0; i < sizeof(answers) / sizeof(answers[0]); i++)
+		if (unanswered(answers[i], false))
+			return -answers[i];
+	return 0;
+}
+
 int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 {
 	struct fattrs_probe p = { .link_via = FATTRS_LINK_UNKNOWN };
@@ -87,6 +137,8 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 	} else {
 		/* EOPNOTSUPP: no O_TMPFILE; EROFS, EACCES...: nothing can be made here. */
 		p.tmpfile_errno = -r;
+		if (unanswered(-r, true))
+			goto out;
 	}
 
 	/* 2. A named scratch file: RENAME_NOREPLACE (and xattrs, if not known). */
@@ -105,13 +157,17 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 			goto out;
 		p.hardlink_errno = hardlink_try(dirfd, fattrs_tmpfile_path(named), third);
 	} else {
+		if (unanswered(-r, true))
+			goto out;
 		p.create_errno = -r;
 		p.noreplace_errno = -r;
 		p.hardlink_errno = -r;
 		if (p.tmpfile_errno != 0)
 			p.xattr_errno = -r;
 	}
-	r = 0;
+	r = probe_unanswered(&p);
+	if (r < 0)
+		goto out;
 
 	if (p.tmpfile_errno == 0 && p.link_via != FATTRS_LINK_NONE) {
 		p.method = FATTRS_TMP_TMPFILE;

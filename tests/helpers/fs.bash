@@ -45,7 +45,7 @@
 # overlay*: the upper layer) and $SD is $D there: the server side, read
 # without the client.  fs_ls lists $SD for sshfs* and bindfs.  SCRIPT may
 # call sshfs_mount, sshd_stop, sshd_start, sftp_kill, fuse_stop, fuse_cont,
-# fuse_abort, fuse_settle and srv_ls (described at _FS_INNER).
+# fuse_abort, fuse_asleep, fuse_settle and srv_ls (described at _FS_INNER).
 #   FS_LOWER=SCRIPT0 fs_run overlay SCRIPT   SCRIPT0 runs before the overlay
 #                  is mounted, in $D of the lower layer (copy-up tests)
 #   FS_SFTP_ARGS='-P hardlink' fs_run sshfs SCRIPT   options of
@@ -188,7 +188,11 @@ _fs_ssh_keys() {
 #   fuse_stop       SIGSTOP the FUSE daemon of $MNT (sshfs, bindfs): every
 #                   request to $MNT then waits; fuse_cont resumes it
 #   fuse_abort      abort the FUSE connection of $MNT (what cleanup does to a
-#                   dead mount): waiting requests fail with ENOTCONN
+#                   dead mount): requests waiting for the daemon fail with
+#                   ECONNABORTED, later ones with ENOTCONN
+#   fuse_asleep PID wait until process PID sleeps on a request to $MNT (its
+#                   daemon stopped: the request waits until fuse_cont or
+#                   fuse_abort)
 #   fuse_settle     wait until the FUSE daemons have answered every request
 #                   (libfuse removes a .fuse_hidden* name only then)
 #   srv_ls [DIR]    ls -A of $SD (or DIR) once they have: what a program
@@ -316,6 +320,25 @@ fuse_abort() {
 	[[ -e $ctl/${dev#*:}/abort ]] ||
 		mount -t fusectl fusectl "$ctl" 2>/dev/null || :
 	echo 1 >"$ctl/${dev#*:}/abort"
+}
+
+# fuse_asleep PID [MOUNTPOINT]: wait until process PID sleeps on a request
+# to a mount ($MNT) whose daemon fuse_stop stopped: the connection counts a
+# request waiting, and PID is no longer running.  A request the connection
+# is aborted under (fuse_abort) then fails with ECONNABORTED, one made
+# after it with ENOTCONN.  Fails after 10 s or when PID is gone.
+fuse_asleep() {
+	local pid=$1 dev ctl=/sys/fs/fuse/connections i st
+	dev=$(_fs_dev_of "${2:-$MNT}") || return 1
+	[[ -e $ctl/${dev#*:}/waiting ]] ||
+		mount -t fusectl fusectl "$ctl" 2>/dev/null || :
+	for ((i = 0; i < 1000; i++)); do
+		st=$(awk "{print \$3}" /proc/"$pid"/stat 2>/dev/null) || break
+		[[ $st == [SD] && $(cat "$ctl/${dev#*:}/waiting" 2>/dev/null) == [1-9]* ]] && return 0
+		sleep 0.01
+	done
+	echo "fuse_asleep: $pid does not wait on ${2:-$MNT}" >&2
+	return 1
 }
 
 # fuse_settle: wait until the FUSE daemons of the mounts of the test ($MNT and

@@ -506,3 +506,41 @@ stale_elsewhere() {
 	[[ ${stderr_lines[1]} == "tmpcreate: cannot "*" '"*"': "* ]] || fail "-o: ${stderr_lines[1]}"
 	echo "# ${stderr_lines[*]}" >&3
 }
+
+# --probe of $D when the FUSE connection of $MNT is aborted WHEN: "under"
+# the probe's first request (the daemon stopped, the probe asleep on it:
+# ECONNABORTED) or "before" the probe (ENOTCONN).  $D was just stat'ed, so
+# its attributes are fresh in the kernel and the probe's stat of it answers;
+# only its tries fail, as when an sshfs dies while a probe runs.  They say
+# nothing of what sshfs can do: the probe fails with the error, prints no
+# table, and leaves nothing on the server side.
+probe_cut_off() {
+	local when=$1 cause=$2
+	fs_require sshfs
+	run -0 --separate-stderr fs_run sshfs '
+		stat "$D" >/dev/null || exit
+		case '"$when"' in
+		under)
+			fuse_stop
+			tmpcreate --probe "$D" >"$BATS_TEST_TMPDIR/out" & p=$!
+			fuse_asleep "$p" && fuse_abort
+			wait "$p"; echo "probe $?" ;;
+		before)
+			fuse_abort
+			tmpcreate --probe "$D" >"$BATS_TEST_TMPDIR/out"; echo "probe $?" ;;
+		esac
+		cat "$BATS_TEST_TMPDIR/out"
+		echo "left: $(ls -A "$SD")"'
+	assert_output "$(printf '%s\n' 'probe 1' 'left: ')"
+	assert_equal "$stderr" "tmpcreate: cannot probe '$BATS_TEST_TMPDIR/mnt/test-$BATS_TEST_NUMBER': $cause"
+}
+
+# bats test_tags=mount
+@test "sshfs: a --probe its FUSE connection is aborted under fails: Software caused connection abort" {
+	probe_cut_off under 'Software caused connection abort'
+}
+
+# bats test_tags=mount
+@test "sshfs: a --probe of a mount whose FUSE connection was aborted fails: not connected" {
+	probe_cut_off before 'Transport endpoint is not connected'
+}

@@ -188,6 +188,25 @@ probe_on() {
 	assert_equal "$stderr" "tmpcreate: cannot probe '$f': Not a directory"
 }
 
+# The O_TMPFILE open of a directory (strace -P: only calls naming it) fails
+# with an error that tells nothing of the filesystem: the probe stops there,
+# prints no table, and makes nothing (the named try is not made).
+@test "a directory whose O_TMPFILE try gets an I/O error, or finds it gone, is not probed" {
+	local d=$BATS_TEST_TMPDIR/d e
+	fault_require
+	mkdir "$d"
+	for e in EIO:'Input/output error' ENOENT:'No such file or directory' \
+		ECONNABORTED:'Software caused connection abort'; do
+		run -1 --separate-stderr env ASAN_OPTIONS="$FAULT_ASAN_OPTIONS" \
+			strace -qq -o /dev/null -P "$d" -e trace=openat -e "inject=openat:error=${e%%:*}" \
+			tmpcreate --probe "$d"
+		assert_output ''
+		# shellcheck disable=SC2154
+		assert_equal "$stderr" "tmpcreate: cannot probe '$d': ${e#*:}"
+		assert_equal "$(ls -A "$d")" ''
+	done
+}
+
 @test "without DIR, --probe probes \$TMPDIR" {
 	local t=$BATS_TEST_TMPDIR/t
 	mkdir "$t"
