@@ -248,49 +248,13 @@ require_zsh_complete() {
 }
 
 # zsh_complete 'line': what <Tab> offers, one candidate per line (a zsh -f -i
-# in a zpty, with compadd hooked to print what it adds between two marks).
+# in a zpty whose fpath has a copy of completions/zsh; zsh_complete_script).
 zsh_complete() {
-	cat >"$BATS_TEST_TMPDIR/zcomplete.zsh" <<-'EOF'
-		zmodload zsh/zpty || exit 3
-		compdir=$1; shift
-		zpty z zsh -f -i
-		init=$compdir/../zc-init.zsh
-		cat >$init <<INIT
-		PROMPT= RPROMPT= PS2=
-		fpath=(${(q)compdir} \$fpath)
-		autoload -U compinit && compinit -u -D
-		zstyle ':completion:*' list-grouped false
-		zstyle ':completion:*' insert-tab false
-		bindkey '^I' complete-word
-		bindkey '^M' undefined-key
-		bindkey '^J' undefined-key
-		_zc_mark() { print -r -- \$'\x1e' }
-		compprefuncs=(_zc_mark)
-		comppostfuncs=(_zc_mark exit)
-		compadd() {
-		  if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "\$@"; return; fi
-		  local -a _zc_hits
-		  builtin compadd -A _zc_hits "\$@"
-		  (( \$#_zc_hits )) && print -rl -- \$_zc_hits
-		}
-		print zc-ready
-		INIT
-		zpty -w z "source ${(q)init}"
-		local line
-		repeat 10; do zpty -r z line; [[ $line == zc-ready* ]] && break; done
-		zpty -w z "$*"$'\t'
-		integer marks=0
-		while zpty -r z line; do
-		  line=${line%$'\r'}; line=${line%$'\n'}; line=${line%$'\r'}
-		  if [[ $line == *$'\x1e'* ]]; then (( ++marks == 2 )) && break; continue; fi
-		  (( marks == 1 )) && print -r -- $line
-		done
-		zpty -d z
-		(( marks == 2 )) || exit 2
-	EOF
 	mkdir -p "$BATS_TEST_TMPDIR/zsh"
 	cp "$COMPDIR"/zsh/_* "$BATS_TEST_TMPDIR/zsh/"
-	timeout 20 zsh -f "$BATS_TEST_TMPDIR/zcomplete.zsh" "$BATS_TEST_TMPDIR/zsh" "$1"
+	zsh_complete_script "$BATS_TEST_TMPDIR/zcomplete.zsh" \
+		"fpath=(${BATS_TEST_TMPDIR@Q}/zsh \$fpath)" 'autoload -U compinit && compinit -u -D'
+	timeout 20 zsh -f "$BATS_TEST_TMPDIR/zcomplete.zsh" "$1"
 }
 
 @test "zsh: 'tmpcreate --method=' offers auto, named and tmpfile" {

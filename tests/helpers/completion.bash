@@ -7,6 +7,9 @@
 #   require_bash_completion     skip unless bash-completion is installed
 #   bash_complete 'LINE'        what bash offers (${COMP_TOOL:-tmpcreate}'s file)
 #   fish_complete 'LINE'        what fish offers (the same tool's file)
+#   zsh_complete_script FILE INIT...
+#                               FILE: a zsh script printing what <Tab> offers
+#                               in an interactive zsh that ran INIT
 
 COMPDIR="$FATTRS_SRCDIR/completions"
 BASH_COMPLETION=/usr/share/bash-completion/bash_completion
@@ -40,4 +43,52 @@ bash_complete() {
 fish_complete() {
 	# shellcheck disable=SC2016  # fish expands $argv
 	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$COMPDIR/fish/${COMP_TOOL:-tmpcreate}.fish" "$1"
+}
+
+# zsh_complete_script FILE INIT-LINE...: write FILE, a zsh script (run it
+# with zsh -f FILE 'LINE') that starts an interactive zsh -f in a zpty, has
+# it source FILE.init (PROMPT cleared, the INIT-LINEs, which load the
+# completions: fpath, compinit; then compadd hooked to print what it adds,
+# and a mark before and after each completion), types LINE and <Tab>, and
+# prints what was added between the two marks, one candidate per line.
+# Exit 2: the marks never came; 3: no zsh/zpty module.
+zsh_complete_script() {
+	local file=$1
+	shift
+	{
+		printf '%s\n' 'PROMPT= RPROMPT= PS2=' "$@"
+		cat <<-'EOF'
+			zstyle ':completion:*' list-grouped false
+			zstyle ':completion:*' insert-tab false
+			bindkey '^I' complete-word
+			bindkey '^M' undefined-key
+			bindkey '^J' undefined-key
+			_zc_mark() { print -r -- $'\x1e' }
+			compprefuncs=(_zc_mark)
+			comppostfuncs=(_zc_mark exit)
+			compadd() {
+			  if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi
+			  local -a _zc_hits
+			  builtin compadd -A _zc_hits "$@"
+			  (( $#_zc_hits )) && print -rl -- $_zc_hits
+			}
+			print zc-ready
+		EOF
+	} >"$file.init" || return
+	cat >"$file" <<-'EOF'
+		zmodload zsh/zpty || exit 3
+		zpty z zsh -f -i
+		zpty -w z "source ${(q)0}.init"
+		local line
+		repeat 20; do zpty -r z line; [[ $line == zc-ready* ]] && break; done
+		zpty -w z "$*"$'\t'
+		integer marks=0
+		while zpty -r z line; do
+		  line=${line%$'\r'}; line=${line%$'\n'}; line=${line%$'\r'}
+		  if [[ $line == *$'\x1e'* ]]; then (( ++marks == 2 )) && break; continue; fi
+		  (( marks == 1 )) && print -r -- $line
+		done
+		zpty -d z
+		(( marks == 2 )) || exit 2
+	EOF
 }

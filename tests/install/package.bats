@@ -29,6 +29,7 @@ teardown_file() {
 
 setup() {
 	load '../helpers/common'
+	load '../helpers/completion'
 	[[ -n ${FATTRS_TARBALL:-} ]] || skip 'FATTRS_TARBALL names no tarball (make dist makes one)'
 	require_root 'install a package'
 	require_cmd dpkg-buildpackage lintian
@@ -157,29 +158,9 @@ fish_installed() {
 }
 
 # zsh_installed 'LINE': what <Tab> offers in an interactive zsh whose
-# compinit reads the default $fpath only (a zpty; compadd prints what it adds).
+# compinit reads the default $fpath only (zsh_complete_script).
 zsh_installed() {
-	cat >"$BATS_TEST_TMPDIR/zc.zsh" <<-'EOF'
-		zmodload zsh/zpty || exit 3
-		zpty z zsh -f -i
-		zpty -w z 'PROMPT= RPROMPT= PS2=; autoload -U compinit && compinit -u -D'
-		zpty -w z 'print -r -- zc-src ${${(M)fpath:#*vendor-completions}}/${_comps[${1:-x}]}'
-		zpty -w z "zstyle ':completion:*' list-grouped false; bindkey '^I' complete-word"
-		zpty -w z "_zc_mark() { print -r -- \$'\\x1e' }; compprefuncs=(_zc_mark); comppostfuncs=(_zc_mark exit)"
-		zpty -w z 'compadd() { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi; local -a h; builtin compadd -A h "$@"; (( $#h )) && print -rl -- $h }'
-		zpty -w z 'print zc-ready'
-		local line
-		repeat 20; do zpty -r z line; [[ $line == zc-ready* ]] && break; done
-		zpty -w z "$*"$'\t'
-		integer marks=0
-		while zpty -r z line; do
-			line=${line%$'\r'}; line=${line%$'\n'}; line=${line%$'\r'}
-			if [[ $line == *$'\x1e'* ]]; then (( ++marks == 2 )) && break; continue; fi
-			(( marks == 1 )) && print -r -- $line
-		done
-		zpty -d z
-		(( marks == 2 )) || exit 2
-	EOF
+	zsh_complete_script "$BATS_TEST_TMPDIR/zc.zsh" 'autoload -U compinit && compinit -u -D'
 	env -i HOME="$BATS_TEST_TMPDIR" PATH=/usr/bin:/bin TERM=dumb \
 		timeout 30 zsh -f "$BATS_TEST_TMPDIR/zc.zsh" "$1"
 }
