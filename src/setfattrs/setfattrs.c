@@ -56,8 +56,6 @@ const struct poptOption sf_options[] = {
  * exits with it): volatile, so that the store is not dropped as never read.
  */
 static const char **volatile split_popt_argv;
-/* The same for the option context: a usage error exits with it in use. */
-static volatile poptContext main_pc;
 
 int main(int argc, const char **argv)
 {
@@ -75,7 +73,7 @@ int main(int argc, const char **argv)
 		cli_die(CLI_EXIT_FAILURE, ENOMEM, _("cannot start"));
 	sf_split_args(&ctl, argc, argv, popt_argv, &popt_argc, &files);
 
-	poptContext pc = main_pc = cli_popt_context(popt_argc, popt_argv, sf_options, OPERANDS);
+	poptContext pc = cli_popt_context(popt_argc, popt_argv, sf_options, OPERANDS);
 
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
