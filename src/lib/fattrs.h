@@ -767,8 +767,11 @@ int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd
  * (fattrs_kattr_change_result()) with the read-back rule and the retries
  * every caller needs.
  * @dev, @mode: the file's device and st_mode; 0 and 0 for a file not
- *        stat'ed, only where fattrs_mounts_flags_trusted() said 1
- * @flags: FATTRS_KCHANGE_BY_NAME or 0 (the read-back is this function's)
+ *        stat'ed, only where fattrs_mounts_flags_trusted() said 1, or
+ *        fattrs_mounts_flags_trusted_at() of @dirfd with
+ *        FATTRS_KCHANGE_SAME_MOUNT
+ * @flags: FATTRS_KCHANGE_BY_NAME, FATTRS_KCHANGE_SAME_MOUNT, both or 0 (the
+ *        read-back is this function's)
  * @ret:  if not NULL, written when the call returns 0, 1 or -EOPNOTSUPP:
  *        what is not in effect, what of it was refused, and whether the
  *        file keeps no kernel flags at all

@@ -27,6 +27,18 @@ int tmpfile_rename(struct fattrs_tmpfile *tf, const char *path, unsigned int fla
 int open_same_inode(int dirfd, const char *path, int flags, dev_t dev, ino_t ino, int mismatch);
 
 /*
+ * openat(2) of @path in @dirfd with @flags that stays on @dirfd's mount:
+ * openat2(2) with RESOLVE_NO_XDEV (Linux 5.6, doc/kernel.md §2.6).  A
+ * lookup that would cross a mount point (a symbolic link to another
+ * mount, an absolute one where "/" is another mount, a mount on the name
+ * itself, ".." out of the mount's root) gives -EXDEV, and so does a
+ * kernel without openat2 (ENOSYS, remembered for the process): then the
+ * caller cannot know where the name leads, and must look.  Asked once
+ * more on ESTALE, as fattrs_openat().  Returns the descriptor, or -errno.
+ */
+int openat_same_mount(int dirfd, const char *path, int flags);
+
+/*
  * statfs(2) of the file @dirfd, @path and @atf (AT_EMPTY_PATH) name,
  * following a symbolic link as statfs(2) does.  Returns 0 or -errno.
  */

@@ -190,6 +190,7 @@ struct target {
 	mode_t mode;	/* 0 until known */
 	bool pin;	/* a change: the xflags go through the pinned descriptor too */
 	bool byname;	/* but by the name itself, not followed (FATTRS_KCHANGE_BY_NAME) */
+	bool same_mount;	/* pinned only on @dirfd's mount (FATTRS_KCHANGE_SAME_MOUNT) */
 	int pfd;	/* the pinned descriptor, -1 until pinned; may be the caller's dirfd */
 	bool opath;	/* pfd is an O_PATH descriptor */
 	dev_t dev;	/* pfd's, once identified */
@@ -321,7 +322,8 @@ static int target_pin(struct target *t)
 		if (t->at_flags & AT_SYMLINK_NOFOLLOW)
 			fl |= O_NOFOLLOW;
 		/* AT_FDCWD is no descriptor: the working directory is opened as ".". */
-		t->pfd = fattrs_openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, fl, 0);
+		t->pfd = t->same_mount ? openat_same_mount(t->dirfd, target_is_dirfd(t) ? "." : t->path, fl)
+				       : fattrs_openat(t->dirfd, target_is_dirfd(t) ? "." : t->path, fl, 0);
 		if (t->pfd < 0)
 			return t->pfd;
 		t->opath = true;
@@ -843,9 +845,10 @@ int fattrs_kattr_change_result(int dirfd, const char *path, unsigned at_flags, m
 	int r = 0;
 
 	t.byname = (flags & FATTRS_KCHANGE_BY_NAME) != 0 && !target_is_dirfd(&t);
+	t.same_mount = (flags & FATTRS_KCHANGE_SAME_MOUNT) != 0;
 	readonly_masks(&ro_x, &ro_i);
 	if ((at_flags & ~AT_ALLOWED) != 0 ||
-	    (flags & ~(FATTRS_KCHANGE_NO_READBACK | FATTRS_KCHANGE_BY_NAME)) != 0 ||
+	    (flags & ~(FATTRS_KCHANGE_NO_READBACK | FATTRS_KCHANGE_BY_NAME | FATTRS_KCHANGE_SAME_MOUNT)) != 0 ||
 	    (c->xset & c->xclear) != 0 ||
 	    (c->iset & c->iclear) != 0 || ((c->xset | c->xclear) & ro_x) != 0 ||
 	    ((c->iset | c->iclear) & ro_i) != 0 ||

@@ -239,6 +239,17 @@ enum {
 	 * without them), the change goes the pinned way after all.
 	 */
 	FATTRS_KCHANGE_BY_NAME = 1 << 1,
+	/*
+	 * Pin the file only where the lookup of @path stays on @dirfd's
+	 * mount (openat2(2) with RESOLVE_NO_XDEV): a name that leads to
+	 * another mount (a symbolic link followed, a mount on the name, ".."
+	 * out of the mount's root) gives -EXDEV before anything is read or
+	 * written, and so does a kernel without openat2(2) (Linux < 5.6).
+	 * For a caller that judged the filesystem by @dirfd's mount
+	 * (fattrs_mounts_flags_trusted_at()) rather than by a stat of the
+	 * file: on -EXDEV it stats the file and asks again without it.
+	 */
+	FATTRS_KCHANGE_SAME_MOUNT = 1 << 2,
 };
 
 /**

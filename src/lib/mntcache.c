@@ -389,7 +389,8 @@ static void kchange_drop(struct fattrs_kchange *k, const struct fattrs_kflag *f,
  * then immutable and append), so as to apply what can be and tell what
  * cannot.  Returns: whether something is still not in effect.
  */
-static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mode, struct fattrs_kresult *res)
+static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mode, unsigned flags,
+		       struct fattrs_kresult *res)
 {
 	size_t n;
 	const struct fattrs_kflag *k = fattrs_kflags_table(&n);
@@ -405,7 +406,7 @@ static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mo
 			if (!kchange_has(&res->dropped, &k[i], on) || (pass == 2) != (on && locking))
 				continue;
 			(void)fattrs_kchange_add(&one, &k[i], on);
-			r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, &one, 0, &one_res);
+			r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, &one, flags, &one_res);
 			if (r < 0 && r != -EOPNOTSUPP)
 				continue;
 			kchange_drop(&res->dropped, &k[i], on);
@@ -445,7 +446,7 @@ int fattrs_mntcache_kchange(struct fattrs_mntcache *c, dev_t dev, int dirfd, con
 	bool trust;
 	int r;
 
-	if ((flags & ~FATTRS_KCHANGE_BY_NAME) != 0)
+	if ((flags & ~(FATTRS_KCHANGE_BY_NAME | FATTRS_KCHANGE_SAME_MOUNT)) != 0)
 		return -EINVAL;
 	trust = kept_before(c, dev, mode, dirfd, path, at_flags, change);
 	r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, change,
@@ -456,7 +457,7 @@ int fattrs_mntcache_kchange(struct fattrs_mntcache *c, dev_t dev, int dirfd, con
 		res.no_flags = fattrs_kattr_get(dirfd, path, at_flags, mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
 						&any) == -EOPNOTSUPP;
 		if (!res.no_flags && kchange_count(&res.dropped) > 1 &&
-		    !each_alone(dirfd, path, at_flags, mode, &res))
+		    !each_alone(dirfd, path, at_flags, mode, flags & FATTRS_KCHANGE_SAME_MOUNT, &res))
 			r = 1;
 	}
 	if (ret != NULL && (r >= 0 || r == -EOPNOTSUPP))

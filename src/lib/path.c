@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "internal.h"
 
@@ -252,6 +254,26 @@ int fattrs_openat(int dirfd, const char *path, int flags, mode_t mode)
 	if (fd < 0 && errno == ESTALE)
 		fd = openat(dirfd, path, flags, mode);
 	return fd < 0 ? negerrno() : fd;
+}
+
+/* Whether openat2(2) answered ENOSYS once (Linux < 5.6, or a filter that refuses it). */
+static _Atomic bool no_openat2;
+
+int openat_same_mount(int dirfd, const char *path, int flags)
+{
+	struct open_how how = { .flags = (uint64_t)flags, .resolve = RESOLVE_NO_XDEV };
+	long fd;
+
+	if (no_openat2)
+		return -EXDEV;
+	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fd < 0 && errno == ESTALE)
+		fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS) {
+		no_openat2 = true;
+		return -EXDEV;
+	}
+	return fd < 0 ? negerrno() : (int)fd;
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "tap.h"
 #include "fixture.h"
@@ -1070,6 +1071,40 @@ static void test_kattr_change__by_name(void)
 	left_only("f", "l", "p", NULL);
 }
 
+/*
+ * FATTRS_KCHANGE_SAME_MOUNT: a name on the directory's mount is changed as
+ * without it, through a symlink that stays there too; one that leads to
+ * another mount (/proc is always its own) is -EXDEV before anything is
+ * opened there.  Without openat2(2) (valgrind 3.19 answers ENOSYS) every
+ * such change is -EXDEV: the caller cannot know, and must look.
+ */
+static void test_kattr_change__same_mount(void)
+{
+	struct fattrs_kchange c = { .xset = FS_XFLAG_NODUMP };
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_XDEV };
+	long probe = syscall(SYS_openat2, topfd, ".", &how, sizeof(how));
+	bool have = probe >= 0 || errno != ENOSYS;
+	int fds;
+
+	if (probe >= 0)
+		(void)close((int)probe);
+	fds = open_fds();
+	(void)make_file("f");
+	must(symlinkat("f", topfd, "l"));
+	must(symlinkat("/proc/self/status", topfd, "away"));
+	is_int(fattrs_kattr_change_flags(topfd, "f", 0, 0, &c, FATTRS_KCHANGE_SAME_MOUNT, NULL), have ? 1 : -EXDEV,
+	       "%s: +nodump only on the directory's mount: a file there%s", mode_name(),
+	       have ? "" : " (no openat2: -EXDEV)");
+	(void)change("f", "-nodump", NULL);
+	is_int(fattrs_kattr_change_flags(topfd, "l", 0, 0, &c, FATTRS_KCHANGE_SAME_MOUNT, NULL), have ? 1 : -EXDEV,
+	       "%s: ... a symlink to it, followed", mode_name());
+	is_int(state("f", "nodump"), have, "%s: ... reached its target", mode_name());
+	is_int(fattrs_kattr_change_flags(topfd, "away", 0, 0, &c, FATTRS_KCHANGE_SAME_MOUNT, NULL), -EXDEV,
+	       "%s: ... a symlink to /proc: -EXDEV", mode_name());
+	is_int(open_fds(), fds, "%s: no descriptor is left open", mode_name());
+	left_only("f", "l", "away", NULL);
+}
+
 static void run_paths(void)
 {
 	if (fs_is("ramfs") || fs_is("ntfs-3g")) {
@@ -1101,6 +1136,7 @@ static void run_paths(void)
 	test_kattr_change__pinned(true, false);
 	test_kattr_change__pinned(false, true);
 	test_kattr_change__by_name();
+	test_kattr_change__same_mount();
 }
 
 /* ------------------------------------------------------- driver mode */
