@@ -112,7 +112,7 @@ static void operand_dir(struct setfattrs_control *ctl, const char *file, int *re
  * per-mount cache is found by the id); fstatat(2) and no id where statx
  * is missing.  0, or -1 with errno set.
  */
-static int stat_mnt(int dirfd, const char *name, bool nofollow, struct stat *ret, uint64_t *ret_mnt_id)
+int sf_stat_mnt(int dirfd, const char *name, bool nofollow, struct stat *ret, uint64_t *ret_mnt_id)
 {
 	struct fattrs_statx_buf stx;
 	int r = fattrs_statx(dirfd, name, (int)fattrs_at_nofollow(nofollow),
@@ -158,7 +158,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		if (away)
 			ctl->nostat = -1;
 	}
-	if (stat_mnt(dirfd, name, ctl->nofollow, &st, &mnt_id) < 0) {
+	if (sf_stat_mnt(dirfd, name, ctl->nofollow, &st, &mnt_id) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(file));
 		sf_report_unread(ctl, file);
 		return false;
