@@ -149,18 +149,19 @@ static bool nostat_options(const struct setfattrs_control *ctl)
  * Decide sf_want_nostat() for the files changed from directory @dirfd
  * (AT_FDCWD: the working directory) and, with -R, below it: where every
  * mount of the table is of a trusted type (fattrs_mounts_flags_trusted(),
- * asked once), always; else, for names not followed (-h, or met by -R),
- * when the directory's own mount and every mount below its path are
- * (fattrs_mounts_flags_trusted_at()): a file named there is on its
- * directory's mount or is a mount point below it, and -R enters no other.
- * A name followed may be a symlink to any mount: only for kernel flags
- * alone, by name (dir_byname()), where the library reads back a file
- * that has no flags by its name (FATTRS_KCHANGE_NO_READBACK): a symlink
- * followed.  A FUSE or network mount elsewhere then costs nothing here.
+ * asked once), always.  Else where the directory's own mount and every
+ * mount below its path are (fattrs_mounts_flags_trusted_at()), for a
+ * name in it (not @away: a path, or ".."), because each change then stays
+ * on that mount or learns that it would not before it writes: kernel
+ * flags are pinned only where the name stays on it
+ * (FATTRS_KCHANGE_SAME_MOUNT), and fattrs flags go by the name itself,
+ * which is on it or a mount point below it, while a symlink there refuses
+ * them (EPERM); either way a name that leads elsewhere is stat'ed after
+ * all (restat_file()).  For an @away name only kernel flags: the pin
+ * checks every step of the path.  A FUSE or network mount elsewhere costs
+ * nothing here.
  */
-static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow);
-
-void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow)
+void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool away)
 {
 	struct fattrs_mounts *m;
 
@@ -170,10 +171,8 @@ void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow)
 	m = fattrs_mntcache_mounts(ctl->mntcache);
 	if (ctl->all_trusted < 0)
 		ctl->all_trusted = fattrs_mounts_flags_trusted(m) == 1;
-	if (ctl->all_trusted == 1)
-		ctl->nostat = 1;
-	else if (nofollow || (!ctl->fops && dir_byname(ctl, dirfd, "-", nofollow)))
-		ctl->nostat = fattrs_mounts_flags_trusted_at(m, dirfd) == 1;
+	ctl->nostat = ctl->all_trusted == 1 ||
+		      ((!away || !ctl->fops) && fattrs_mounts_flags_trusted_at(m, dirfd) == 1);
 }
 
 bool sf_want_nostat(struct setfattrs_control *ctl)
@@ -227,7 +226,12 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 	mc = mntcache(ctl);
 	r = mc == NULL ? -ENOMEM :
 	    fattrs_mntcache_kchange(mc, p->dev, p->dirfd, p->path, atf, p->mode, c,
-				    p->byname ? FATTRS_KCHANGE_BY_NAME : 0, &res);
+				    (p->byname ? FATTRS_KCHANGE_BY_NAME : 0) |
+				    (p->same_mount ? FATTRS_KCHANGE_SAME_MOUNT : 0), &res);
+	if (r == -EXDEV && p->same_mount) {
+		p->crossed = true;
+		return false;
+	}
 	if (r < 0 && !plan_stat(ctl, p))
 		return false;
 	if (r >= 0) {
@@ -316,11 +320,16 @@ static bool fflag_apply(struct setfattrs_control *ctl, struct file_plan *p, enum
 
 	r = sf_fsupport_for(ctl, p, &fsup);
 	if (r == 0)
-		r = fattrs_fflag_set(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode, &fsup, f, p->on[i],
-				     opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
+		r = fattrs_fflag_set(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow || p->same_mount), p->mode,
+				     &fsup, f, p->on[i], opp_cleared ? FATTRS_FFLAG_NO_OPPOSITE_CHECK : 0, NULL);
 	if (r == 0) {
 		p->state[i] = STEP_APPLIED;
 		return true;
+	}
+	/* by the name itself, which a symlink refuses (EPERM): where it leads is looked at */
+	if (r == -EPERM && p->same_mount && !p->nofollow) {
+		p->crossed = true;
+		return false;
 	}
 	/* Not stat'ed: its type, for the message (a missing file is said so here). */
 	if (!plan_stat(ctl, p)) {
@@ -539,11 +548,35 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
  */
 static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
 {
-	if (!ctl->kops || ctl->dry_run || strchr(path, '/') != NULL)
+	/* a name in @dirfd: no path, and not ".." (which may be on another mount) */
+	if (!ctl->kops || ctl->dry_run || strchr(path, '/') != NULL || strcmp(path, "..") == 0)
 		return false;
 	if (ctl->byname < 0)
 		ctl->byname = fattrs_kattr_dir_byname(dirfd, fattrs_at_nofollow(nofollow)) == 1;
 	return ctl->byname == 1;
+}
+
+/*
+ * A file not stat'ed whose name led off its directory's mount
+ * (FATTRS_KCHANGE_SAME_MOUNT said so before anything of the change was
+ * written): stat'ed now, as @nofollow says, and changed as a stat'ed
+ * file is, by what its own mount keeps.
+ */
+static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+			const struct stat *st, uint64_t mnt_id, bool nofollow, bool crossed);
+
+static bool restat_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+			bool nofollow)
+{
+	uint64_t mnt_id;
+	struct stat st;
+
+	if (sf_stat_mnt(dirfd, path, nofollow, &st, &mnt_id) < 0) {
+		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(shown));
+		sf_report_unread(ctl, shown);
+		return false;
+	}
+	return change_file(ctl, dirfd, path, shown, &st, mnt_id, nofollow, true);
 }
 
 /*
@@ -554,9 +587,16 @@ static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *pat
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 		    const struct stat *st, uint64_t mnt_id, bool nofollow)
 {
+	return change_file(ctl, dirfd, path, shown, st, mnt_id, nofollow, false);
+}
+
+/* setfattrs_file(); @crossed: its name was seen to lead to another mount, so not by name again. */
+static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+			const struct stat *st, uint64_t mnt_id, bool nofollow, bool crossed)
+{
 	const struct fattrs_flagops *ops = &ctl->ops;
 	struct file_plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
-			  .byname = dir_byname(ctl, dirfd, path, nofollow) };
+			  .byname = !crossed && dir_byname(ctl, dirfd, path, nofollow) };
 	struct fattrs_kchange hard, soft, first, last;
 	struct fattrs_kattr kcur;
 	struct fattrs_fflags fcur;
@@ -568,6 +608,8 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	p.mode = st != NULL ? st->st_mode : 0;
 	p.dev = st != NULL ? st->st_dev : 0;
 	p.mnt_id = st != NULL ? mnt_id : 0;
+	/* not stat'ed where some mount is not trusted: judged by @dirfd's (sf_nostat_at()) */
+	p.same_mount = st == NULL && ctl->all_trusted != 1;
 
 	/*
 	 * Without '=', -v, -n and --json nothing is read first, and the plan
@@ -693,6 +735,8 @@ planned:
 		first.xset &= ~last.xset;
 	}
 	ok = kernel_apply(ctl, &p, &first);
+	if (p.crossed)
+		return restat_file(ctl, dirfd, path, shown, nofollow);
 	if (p.unstat)
 		return false;
 	if (ok && fpending) {
@@ -702,6 +746,8 @@ planned:
 						&before) == 0;
 
 		ok = fflags_apply(ctl, &p);
+		if (p.crossed)
+			return restat_file(ctl, dirfd, path, shown, nofollow);	/* the kernel flags again: idempotent */
 		if (p.unstat)
 			return false;
 		if (restore)
@@ -710,6 +756,8 @@ planned:
 	}
 	if (ok && fpending)
 		ok = kernel_apply(ctl, &p, &last);
+	if (p.crossed)
+		return restat_file(ctl, dirfd, path, shown, nofollow);	/* the fattrs flags again: idempotent */
 	if (!ok)
 		sf_report_partial(ctl, &p);
 	if (ctl->verbose || ctl->json)
@@ -729,9 +777,12 @@ planned:
 static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 				  const struct stat *st, uint64_t mnt_id, bool nofollow)
 {
+	/* where some mount is not trusted, by the name itself (as fflag_apply()) */
+	unsigned atf = fattrs_at_nofollow(nofollow || ctl->all_trusted != 1);
+
 	for (int k = 0; k < ctl->nfsteps; k++) {
-		if (fattrs_fflag_set(dirfd, path, fattrs_at_nofollow(nofollow), 0, &nostat_fsupport, ctl->fsteps[k].f,
-				     ctl->fsteps[k].on, ctl->fsteps[k].flags, NULL) != 0)
+		if (fattrs_fflag_set(dirfd, path, atf, 0, &nostat_fsupport, ctl->fsteps[k].f, ctl->fsteps[k].on,
+				     ctl->fsteps[k].flags, NULL) != 0)
 			return setfattrs_file(ctl, dirfd, path, shown, st, mnt_id, nofollow);
 	}
 	return true;

@@ -148,7 +148,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		bool away = strchr(name, '/') != NULL || strcmp(name, "..") == 0;
 
 		if (ctl->nostat < 0 || away)
-			sf_nostat_at(ctl, dirfd, ctl->nofollow && !away);
+			sf_nostat_at(ctl, dirfd, away);
 		if (sf_want_nostat(ctl)) {
 			ok = sf_change_file(ctl, dirfd, name, file, NULL, 0, ctl->nofollow);
 			if (away)
@@ -183,7 +183,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 	ctl->operand = file;
 	ctl->byname = -1;
 	/* what the walk meets: @fd's mount and those below it, no symlink followed */
-	sf_nostat_at(ctl, fd, true);
+	sf_nostat_at(ctl, fd, false);
 	r = fattrs_walk(fd, file, (ctl->one_fs ? FATTRS_WALK_XDEV : 0) | (sf_want_nostat(ctl) ? FATTRS_WALK_LAZY : 0),
 			walk_entry, walk_error, ctl);
 	ctl->nostat = -1;	/* it was @fd's */

@@ -81,6 +81,8 @@ struct file_plan {
 	int dirfd;
 	bool nofollow;		/* do not follow path if it is a symlink */
 	bool byname;		/* kernel flags by path in dirfd (FATTRS_KCHANGE_BY_NAME) */
+	bool same_mount;	/* not stat'ed, judged by dirfd's mount (FATTRS_KCHANGE_SAME_MOUNT) */
+	bool crossed;		/* ... and its name led, or may lead, off that mount: stat it */
 	mode_t mode;
 	dev_t dev;
 	uint64_t mnt_id;	/* its mount, 0 if not known */
@@ -110,7 +112,7 @@ bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap);
 const char *sf_flag_name(size_t i);
 int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret);
 bool sf_is_sizehint(const struct fattrs_kflag *f);
-void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool nofollow);
+void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool away);
 bool sf_want_nostat(struct setfattrs_control *ctl);
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 		    const struct stat *st, uint64_t mnt_id, bool nofollow);

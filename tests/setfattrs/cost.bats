@@ -10,7 +10,8 @@
 # opposite's getxattrat and the setxattrat (a clear: one removexattrat; strace
 # 6.1 prints the *xattrat calls as syscall_0x1cf to 0x1d2); -R takes a
 # regular file's type from its directory entry; devices and fifos are still
-# never opened, and every error still names its file.
+# never opened, and every error still names its file.  Each cost holds
+# whatever else is mounted: the tests build both cases (fs_run_both).
 # bats file_tags=setfattrs,strace
 
 # Scripts for fs_run are single-quoted: they expand inside the namespace.
@@ -23,20 +24,45 @@ load '../helpers/setfattrs'
 
 setfattrs_setup_more() {
 	fault_require
-	FS_FUNCS='calls by_name'	# fs_run scripts call them
+	FS_FUNCS='calls by_name pins'	# fs_run scripts call them
 }
 
-# The filesystem types with which setfattrs skips its own stat (the rows of
-# src/lib/fstype.c with flags_trusted): written again here, as the test's own oracle.
-KEEPS_TRUSTED=" ext2 ext3 ext4 xfs btrfs tmpfs devtmpfs proc sysfs devpts cgroup cgroup2 mqueue securityfs debugfs tracefs pstore bpf configfs hugetlbfs binfmt_misc fusectl nsfs ramfs "
+# fs_run_both TYPE SCRIPT: fs_run TYPE SCRIPT twice, in namespaces made
+# for it: first with an overlayfs (a type setfattrs does not trust)
+# mounted beside $D, then with every mount of a trusted type (the others
+# detached in the test's own namespace, trusted_mounts_only).  The two
+# must print the same, exit status and stderr included, but for the whole
+# run's "... calls N" lines (the first run asks once where its directory
+# is: a few calls more per run), whose per-file slope assert_per_file
+# checks in both: a file's cost does not depend on mounts it is not on.
+# output, lines, stderr and status are the second run's, as run sets
+# them; ELSEWHERE is the first run's output.
+fs_run_both() {
+	local type=$1 script=$2 first
+	FS_FUNCS="$FS_FUNCS trusted_mounts_only untrusted_elsewhere" run --separate-stderr fs_run "$type" \
+		"trusted_mounts_only && untrusted_elsewhere || exit; $script"
+	ELSEWHERE=$output
+	first="$status $(grep -v " calls [0-9]*$" <<<"$output") $stderr"
+	FS_FUNCS="$FS_FUNCS trusted_mounts_only" run --separate-stderr fs_run "$type" "trusted_mounts_only || exit; $script"
+	# shellcheck disable=SC2154  # set by run --separate-stderr
+	((status != 77)) || skip "$stderr"
+	assert_equal "with an overlayfs elsewhere: $first" \
+		"with an overlayfs elsewhere: $status $(grep -v " calls [0-9]*$" <<<"$output") $stderr"
+}
 
-# Skip unless every mount of this namespace is of a type on that list (a
-# container on overlayfs takes the other path, which the last tests check).
-require_trusted_mounts() {
-	local t
-	for t in $(findmnt -rn -o FSTYPE | sort -u); do
-		[[ $KEEPS_TRUSTED == *" $t "* ]] || skip "a $t filesystem is mounted here: setfattrs stats every file"
-	done
+# untrusted_elsewhere: an overlayfs at $MNT/elsewhere/ov, beside $D (not
+# below it). fs_run scripts call it.
+untrusted_elsewhere() {
+	local e=$MNT/elsewhere
+	mkdir -p "$e/lo" "$e/up" "$e/wk" "$e/ov" &&
+		mount -t overlay elsewhere -o "lowerdir=$e/lo,upperdir=$e/up,workdir=$e/wk" "$e/ov"
+}
+
+# pins TRACE NAME-RE: how many O_PATH opens of NAME-RE in TRACE succeeded,
+# by openat(2) or, where the pin must stay on the directory's mount,
+# openat2(2). fs_run scripts use it.
+pins() {
+	grep -cE "openat2?\([^,]+, \"$2\", (\{flags=)?[A-Z_|]*O_PATH[A-Z_|]*(, resolve=[A-Z_|]+\}, [0-9]+)?\) = [0-9]" "$1"
 }
 
 # calls TRACE: how many calls TRACE has, but the allocator's own (a
@@ -52,23 +78,25 @@ by_name() {
 }
 
 # assert_per_file OP CALLS: the output's "OP 10 calls N" and "OP 30 calls M"
-# lines (a trace of 10 files and one of 30) differ by CALLS per file ("4.0").
+# lines (a trace of 10 files and one of 30) differ by CALLS per file ("4.0"),
+# and so do ELSEWHERE's, where fs_run_both set it.
 assert_per_file() {
-	local c10 c30
-	c10=$(sed -n "s/^$1 10 calls //p" <<<"$output") c30=$(sed -n "s/^$1 30 calls //p" <<<"$output")
-	assert_equal "$1: $(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "$1: $2"
+	local c10 c30 out
+	for out in "$output" ${ELSEWHERE+"$ELSEWHERE"}; do
+		c10=$(sed -n "s/^$1 10 calls //p" <<<"$out") c30=$(sed -n "s/^$1 30 calls //p" <<<"$out")
+		assert_equal "$1: $(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "$1: $2"
+	done
 }
 
 @test "+nodump on N files named in a directory only its owner can write: 2 calls per file (file_getattr, file_setattr by name), no pin, no stat" {
 	require_root "mount tmpfs"
-	require_trusted_mounts
 	fs_require tmpfs
-	run -0 --separate-stderr fs_run tmpfs '
+	fs_run_both tmpfs '
 		mkdir "$D/d" && cd "$D/d" && seq -f "f%02g" 30 | xargs touch && cd .. || exit 1
 		for n in 10 30; do
 			FAULT_NOTRACE= trace_run t$n setfattrs +nodump $(seq -f "d/f%02g" $n) || exit 1
-			echo "$n calls $(calls t$n)"
-			echo "$n pin $(grep -cE "openat\([^,]+, \"(d/)?f[0-9]+\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t$n)"
+			echo "+nodump $n calls $(calls t$n)"
+			echo "$n pin $(pins t$n "(d/)?f[0-9]+")"
 			echo "$n stat $(grep -cE "(newfstatat|stat|lstat|statx)\([^,]+, \"(d/)?f[0-9]+\"" t$n)"
 			echo "$n get $(grep -cE "syscall_0x1d4\(" t$n)"
 			echo "$n set $(grep -cE "syscall_0x1d5\(" t$n)"
@@ -76,10 +104,9 @@ assert_per_file() {
 			setfattrs -nodump d/f* || exit 1
 		done
 		setfattrs +nodump d/f01 d/f02 && lsattr -d d/f01 d/f02'
-	local c10 c30
-	c10=${lines[0]##* } c30=${lines[6]##* }
+	assert_success
 	# the slope: 2 calls per file
-	assert_equal "$(((c30 - c10) / 20)).$(((c30 - c10) % 20))" "2.0"
+	assert_per_file +nodump 2.0
 	assert_line --index 1 '10 pin 0'
 	assert_line --index 2 '10 stat 0'
 	# the first change of nodump in the run is read back, the others trusted
@@ -100,27 +127,28 @@ assert_per_file() {
 	require_root "mount tmpfs, chown"
 	require_cmd lsattr
 	fs_require tmpfs
-	run -0 --separate-stderr fs_run tmpfs '
+	fs_run_both tmpfs '
 		cd "$D" && mkdir own root700 sticky grp other && chmod 1777 sticky && chmod 0775 grp && chmod 0700 root700 &&
 			chown nobody other own && chmod 0755 own || exit 1
 		for d in own root700 sticky grp other; do touch $d/f1 $d/f2 $d/f3 || exit 1; done
 		chown nobody own/*
 		for d in root700 sticky grp other; do
 			trace_run t-$d setfattrs +nodump $d/f1 $d/f2 $d/f3 || exit 1
-			echo "$d pin $(grep -cE "openat\([0-9]+, \"f[0-9]\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t-$d)" \
+			echo "$d pin $(pins t-$d "f[0-9]")" \
 				"by name $(by_name t-$d)" \
 				"nodump $(lsattr $d/f1 $d/f2 $d/f3 | grep -c "^[^ ]*d")"
 		done
 		trace_run t-R setfattrs -R -nodump grp || exit 1
-		echo "-R grp pin $(grep -cE "openat\([0-9]+, \"f[0-9]\", [^)]*O_PATH\) = " t-R) nodump $(lsattr grp/f1 grp/f2 grp/f3 | grep -c "^[^ ]*d")"
+		echo "-R grp pin $(pins t-R "f[0-9]") nodump $(lsattr grp/f1 grp/f2 grp/f3 | grep -c "^[^ ]*d")"
 		# as nobody: its own directory by name, root'"'"'s sticky one pinned
 		chown nobody sticky/f1 sticky/f2 sticky/f3 && setfattrs -nodump sticky/* || exit 1
 		for d in own sticky; do
 			trace_run t-n$d setpriv --reuid=nobody --regid=nogroup --clear-groups setfattrs +nodump $d/f1 $d/f2 $d/f3 || exit 1
-			echo "nobody $d pin $(grep -cE "openat\([0-9]+, \"f[0-9]\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t-n$d)" \
+			echo "nobody $d pin $(pins t-n$d "f[0-9]")" \
 				"by name $(by_name t-n$d)" \
 				"nodump $(lsattr $d/f1 $d/f2 $d/f3 | grep -c "^[^ ]*d")"
 		done'
+	assert_success
 	assert_equal "${lines[*]}" "root700 pin 0 by name 3 nodump 3 sticky pin 3 by name 0 nodump 3 grp pin 3 by name 0 nodump 3 other pin 3 by name 0 nodump 3 -R grp pin 3 nodump 0 nobody own pin 0 by name 3 nodump 3 nobody sticky pin 3 by name 0 nodump 3"
 }
 
@@ -131,10 +159,10 @@ assert_per_file() {
 	fs_require xfs
 	local fs
 	for fs in tmpfs xfs; do
-		run -0 --separate-stderr fs_run "$fs" '
+		fs_run_both "$fs" '
 			cd "$D" && mkdir d && touch d/a d/b && ln -s a d/lnk && ln -s b d/lnk2 && mkfifo d/fifo || exit 1
 			trace_run t setfattrs +nodump d/lnk || exit 1
-			echo "pin $(grep -cE "openat\([0-9]+, \"lnk\", O_RDONLY\|O_CLOEXEC\|O_PATH\) = " t)"
+			echo "pin $(pins t lnk)"
 			echo "a $(lsattr -d d/a | cut -d" " -f1 | tr -d e-)"
 			trace_run t2 setfattrs -h +nodump d/lnk2 d/fifo; echo "rc=$?"
 			echo "by name $(by_name t2), fifo opened $(grep -E "open(at)?\(.*\"fifo\"" t2 | grep -cv O_PATH)"
@@ -142,6 +170,7 @@ assert_per_file() {
 			if [[ $(stat -f -c %T .) == xfs ]]; then
 				for l in d/lnk d/lnk2; do setfattrs --list -h $l | awk "\$1 == \"nodump\" { print \$1, \$4 }"; done
 			fi'
+	assert_success
 		if [[ $fs == tmpfs ]]; then
 			# the read by name said "no flags on a symlink": pinned, followed;
 			# with -h the symlink and the fifo fail by name, and again pinned
@@ -159,16 +188,16 @@ assert_per_file() {
 
 @test "without its own stat: a fifo and a device are never opened, a symlink with -h and a missing file are named, the rest is done, exit 1" {
 	require_root "make a device node"
-	require_trusted_mounts
 	require_cmd lsattr
 	fs_require tmpfs
-	run -1 --separate-stderr fs_run tmpfs '
+	fs_run_both tmpfs '
 		cd "$D" && touch a b && mkfifo fifo && mknod null c 1 3 && ln -s a lnk || exit 1
 		trace_run ../t setfattrs +nodump fifo null missing a || echo "rc=$?"
 		trace_run ../th setfattrs -h +nodump lnk b || echo "rc=$?"
 		grep -E "open(at)?\(.*\"(fifo|null)\"" ../t | grep -v O_PATH
 		lsattr -d a b | awk "{ print \$2, (\$1 ~ /d/ ? \"nodump\" : \"-\") }"
 		exit 1'
+	assert_failure 1
 	assert_equal "${#stderr_lines[@]}" 4
 	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'nodump' on 'fifo': the tmpfs filesystem keeps no attribute flags for a fifo"
 	assert_equal "${stderr_lines[1]}" "setfattrs: cannot set 'nodump' on 'null': the tmpfs filesystem keeps no attribute flags for a character device"
@@ -176,6 +205,25 @@ assert_per_file() {
 	assert_equal "${stderr_lines[3]}" "setfattrs: cannot set 'nodump' on 'lnk': the tmpfs filesystem keeps no attribute flags for a symbolic link"
 	# no open of the fifo or the device but the O_PATH pin
 	assert_equal "${lines[*]}" "rc=1 rc=1 a nodump b nodump"
+}
+
+@test "with an overlayfs elsewhere, a name that leads there is stat'ed after all: the pin refuses to cross (kernel flags), a symlink refuses a fattrs flag by its name" {
+	require_root "mount tmpfs and overlayfs"
+	require_cmd lsattr getfattr
+	fs_require tmpfs
+	FS_FUNCS="$FS_FUNCS trusted_mounts_only untrusted_elsewhere" run -0 --separate-stderr fs_run tmpfs '
+		trusted_mounts_only && untrusted_elsewhere || exit 1
+		g=$MNT/elsewhere/ov/g
+		cd "$D" && mkdir -m 1777 s && touch s/a a "$g" && ln -s "$g" s/l && ln -s "$g" l || exit 1
+		stats() { echo "$1 stat $(grep -cE "(newfstatat|stat|lstat|statx)\([^,]+, \"$2\"" "$3")"; }
+		trace_run ../k setfattrs +nodump s/a s/l || exit 1
+		stats s/a a ../k; stats s/l l ../k
+		echo "g $(lsattr "$g" | cut -c1-22) s/a $(lsattr s/a | cut -c1-22)"
+		trace_run ../f setfattrs +offline a l || exit 1
+		stats a a ../f; stats l l ../f
+		getfattr -n user.fattr.offline a "$g" 2>&1 | grep -c "^user.fattr.offline"'
+	# l: its stat, and the overlay mount's probe for the fattrs flags (once per mount)
+	assert_equal "${lines[*]}" "s/a stat 0 s/l stat 1 g ------d--------------- s/a ------d--------------- a stat 0 l stat 2 2"
 }
 
 @test "a filesystem not on the list mounted (overlayfs): every file is stat'ed and read back per filesystem, as before" {
@@ -252,9 +300,8 @@ assert_per_file() {
 
 @test "+offline on N files named: 3 calls per file (the opposite's getxattrat, setxattrat, the opposite again), -offline 1 (removexattrat), no stat" {
 	require_root "mount tmpfs"
-	require_trusted_mounts
 	fs_require tmpfs
-	run -0 --separate-stderr fs_run tmpfs '
+	fs_run_both tmpfs '
 		cd "$D" && seq -f "f%02g" 30 | xargs touch || exit 1
 		for op in +offline -offline; do
 			for n in 10 30; do
@@ -266,6 +313,7 @@ assert_per_file() {
 			done
 		done
 		getfattr -n user.fattr.offline f01 2>&1 | grep -c "^user.fattr.offline" || :'
+	assert_success
 	assert_per_file +offline 3.0
 	assert_per_file -offline 1.0
 	assert_line '+offline 10 stat 0'
@@ -279,9 +327,8 @@ assert_per_file() {
 
 @test "-R: no stat of a regular file met (its directory entry's type is enough): +nodump 2 calls per file (by name: root's own directories), +offline 3" {
 	require_root "mount tmpfs"
-	require_trusted_mounts
 	fs_require tmpfs
-	run -0 --separate-stderr fs_run tmpfs '
+	fs_run_both tmpfs '
 		mkdir "$D/t10" "$D/t30" && (cd "$D/t10" && seq -f "f%02g" 10 | xargs touch) &&
 			(cd "$D/t30" && seq -f "f%02g" 30 | xargs touch) || exit 1
 		cd "$D" || exit 1
@@ -293,6 +340,7 @@ assert_per_file() {
 			done
 		done
 		lsattr t30/f30 | cut -c1-22; getfattr -n user.fattr.offline t30/f30 2>&1 | grep -c "^user.fattr.offline"'
+	assert_success
 	assert_per_file +nodump 2.0
 	assert_per_file +offline 3.0
 	assert_line '+nodump 30 stat 0'
@@ -303,9 +351,8 @@ assert_per_file() {
 
 @test "fattrs flags without a stat of their own: a fifo, a device, a symlink with -h, a missing file, an opposite and ramfs named as before, the rest done, exit 1" {
 	require_root "make a device node, mount ramfs"
-	require_trusted_mounts
 	fs_require tmpfs
-	run -1 --separate-stderr fs_run tmpfs '
+	fs_run_both tmpfs '
 		cd "$D" && touch a b opp && mkfifo fifo && mknod null c 1 3 && ln -s a lnk &&
 			setfattr -n user.fattr.pinned -v 1 opp && mkdir r && mount -t ramfs r r && touch r/x || exit 1
 		trace_run ../t setfattrs +offline fifo null missing opp a r/x || echo "rc=$?"
@@ -314,6 +361,7 @@ assert_per_file() {
 		grep -cE "(newfstatat|stat|lstat|statx)\(AT_FDCWD, \"a\"" ../t
 		getfattr -n user.fattr.offline a b 2>&1 | grep -c "^user.fattr.offline"
 		umount r; exit 1'
+	assert_failure 1
 	assert_equal "${stderr_lines[0]}" "setfattrs: cannot set 'offline' on 'fifo': a fifo cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
 	assert_equal "${stderr_lines[1]}" "setfattrs: cannot set 'offline' on 'null': a character device cannot carry it (the kernel keeps user xattrs on regular files and directories only)"
 	assert_equal "${stderr_lines[2]}" "setfattrs: cannot stat 'missing': No such file or directory"
