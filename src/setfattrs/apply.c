@@ -556,15 +556,26 @@ static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *pat
 	return ctl->byname == 1;
 }
 
-/*
- * A file not stat'ed whose name led off its directory's mount
- * (FATTRS_KCHANGE_SAME_MOUNT said so before anything of the change was
- * written): stat'ed now, as @nofollow says, and changed as a stat'ed
- * file is, by what its own mount keeps.
- */
 static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 			const struct stat *st, uint64_t mnt_id, bool nofollow, bool crossed);
 
+/*
+ * Whether a file not stat'ed (@st NULL) is judged by its directory's
+ * mount, where some mount is not trusted (sf_nostat_at()): its changes
+ * then go by the name itself and must stay on that mount.
+ */
+static bool by_dir_mount(const struct setfattrs_control *ctl, const struct stat *st)
+{
+	return st == NULL && ctl->all_trusted != 1;
+}
+
+/*
+ * A file not stat'ed whose name led off its directory's mount
+ * (FATTRS_KCHANGE_SAME_MOUNT said so before anything of the change was
+ * written), or may lead (a symlink refused a fattrs flag by its name):
+ * stat'ed now, as @nofollow says, and changed as a stat'ed file is, by
+ * what its own mount keeps.
+ */
 static bool restat_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 			bool nofollow)
 {
@@ -590,7 +601,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	return change_file(ctl, dirfd, path, shown, st, mnt_id, nofollow, false);
 }
 
-/* setfattrs_file(); @crossed: its name was seen to lead to another mount, so not by name again. */
+/* setfattrs_file(); @crossed: from restat_file(), so its kernel flags not by name again. */
 static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 			const struct stat *st, uint64_t mnt_id, bool nofollow, bool crossed)
 {
@@ -608,8 +619,7 @@ static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *pa
 	p.mode = st != NULL ? st->st_mode : 0;
 	p.dev = st != NULL ? st->st_dev : 0;
 	p.mnt_id = st != NULL ? mnt_id : 0;
-	/* not stat'ed where some mount is not trusted: judged by @dirfd's (sf_nostat_at()) */
-	p.same_mount = st == NULL && ctl->all_trusted != 1;
+	p.same_mount = by_dir_mount(ctl, st);
 
 	/*
 	 * Without '=', -v, -n and --json nothing is read first, and the plan
@@ -777,8 +787,8 @@ planned:
 static bool setfattrs_fflags_only(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 				  const struct stat *st, uint64_t mnt_id, bool nofollow)
 {
-	/* where some mount is not trusted, by the name itself (as fflag_apply()) */
-	unsigned atf = fattrs_at_nofollow(nofollow || ctl->all_trusted != 1);
+	/* by the name itself, as fflag_apply() */
+	unsigned atf = fattrs_at_nofollow(nofollow || by_dir_mount(ctl, st));
 
 	for (int k = 0; k < ctl->nfsteps; k++) {
 		if (fattrs_fflag_set(dirfd, path, atf, 0, &nostat_fsupport, ctl->fsteps[k].f, ctl->fsteps[k].on,
