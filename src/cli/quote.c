@@ -132,22 +132,42 @@ const char *cli_quote(const char *s)
 	return buf;
 }
 
-const char *cli_quote_printf(const char *fmt, ...)
+/* printf(@fmt, @ap), quoted by @quote; keeps errno ("?": out of memory). */
+static const char *quote_vprintf(const char *(*quote)(const char *), const char *fmt, va_list ap)
 {
 	int saved_errno = errno;
 	const char *q = "?";
 	char *text;
+
+	if (vasprintf(&text, fmt, ap) >= 0) {
+		q = quote(text);
+		if (q == text)
+			q = "?";	/* the quoting is out of memory too */
+		free(text);
+	}
+	errno = saved_errno;
+	return q;
+}
+
+const char *cli_quote_printf(const char *fmt, ...)
+{
+	const char *q;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) >= 0) {
-		q = cli_quote(text);
-		if (q == text)
-			q = "?";	/* cli_quote() is out of memory too */
-		free(text);
-	}
+	q = quote_vprintf(cli_quote, fmt, ap);
 	va_end(ap);
-	errno = saved_errno;
+	return q;
+}
+
+const char *cli_quotef_printf(const char *fmt, ...)
+{
+	const char *q;
+	va_list ap;
+
+	va_start(ap, fmt);
+	q = quote_vprintf(cli_quotef, fmt, ap);
+	va_end(ap);
 	return q;
 }
 

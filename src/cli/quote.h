@@ -38,6 +38,13 @@ const char *cli_quote_printf(const char *fmt, ...) __attribute__((format(printf,
 const char *cli_quotef(const char *s);
 
 /*
+ * The text printf(@fmt, ...) makes, quoted as cli_quotef() quotes a file
+ * name: a file name a message suggests ("./+d").  Keeps errno; the result
+ * lives as cli_quotef()'s does ("?": out of memory).
+ */
+const char *cli_quotef_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * A name for human output: as it is when every character is printable and
  * unambiguous, else quoted as cli_quote() does.
  */

@@ -169,8 +169,9 @@ void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, c
 			ctl->not_op_r = r;
 			ctl->not_op_e = e;
 		} else if (!dashdash && nfiles > 0 && (w[0] == '+' || w[0] == '=' || (w[0] == '-' && w[1] != '\0'))) {
+			/* A message that names a file quotes every word as a file name. */
 			cli_usage_error(_("operation %s after the file %s: give every operation before the files (a file named so: %s)"),
-					cli_quote(w), cli_quotef(files[0]), sf_quote_part("./", w, strlen(w)));
+					cli_quotef(w), cli_quotef(files[0]), cli_quotef_printf("./%s", w));
 		}
 		files[nfiles++] = w;
 		if (dashdash || posix) {

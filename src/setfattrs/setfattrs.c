@@ -118,7 +118,7 @@ int main(int argc, const char **argv)
 		/* "setfattrs +d +d" meant for a file named "+d": say how to name it. */
 		if (ctl.last_op != NULL && fstatat(AT_FDCWD, ctl.last_op, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			cli_usage_error(_("missing file operand: %s names a flag, so it is taken as an operation; name the file as %s (or after a -- that follows the operations)"),
-					cli_quote(ctl.last_op), sf_quote_part("./", ctl.last_op, strlen(ctl.last_op)));
+					cli_quotef(ctl.last_op), cli_quotef_printf("./%s", ctl.last_op));
 		cli_usage_error(_("missing file operand"));
 	}
 	if (ctl.reference != NULL)

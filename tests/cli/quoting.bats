@@ -74,6 +74,17 @@ gnu_quote() {
 	refute_output --partial $'\xe2\x80\x98'
 }
 
+@test "a usage error that names a file quotes every word in it as a file name, in C, C.UTF-8 and en_US.UTF-8" {
+	local l
+	touch f ./+d
+	for l in "${LOCALES[@]}"; do
+		run -1 env LC_ALL="$l" setfattrs +d f +x
+		assert_line -n 0 "setfattrs: operation '+x' after the file 'f': give every operation before the files (a file named so: './+x')"
+		run -1 env LC_ALL="$l" setfattrs +d +d
+		assert_line -n 0 "setfattrs: missing file operand: '+d' names a flag, so it is taken as an operation; name the file as './+d' (or after a -- that follows the operations)"
+	done
+}
+
 # A usage error's first line in locale L.
 first_line() {
 	local l=$1

@@ -64,7 +64,8 @@ Try 'setfattrs --help' for more information."
 	LC_ALL=C.UTF-8 run -1 --separate-stderr setfattrs +é f
 	[[ $stderr == *"unknown flag "*"é"*" in "*"+é"*" ("* ]] || fail "$stderr"
 	run -1 --separate-stderr setfattrs +d f $'+\e[1m'
-	stderr_has --partial "(a file named so: './+\\033[1m')"
+	stderr_has --partial "operation '+'\$'\\033''[1m' after the file 'f'"
+	stderr_has --partial "(a file named so: './+'\$'\\033''[1m')"
 }
 
 @test "an unknown letter in a run of letters is named" {
