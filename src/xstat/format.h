@@ -47,7 +47,7 @@ enum {
 	FMT_NEED_XATTR = 1 << 7,	/* extended attributes */
 	FMT_NEED_KFLAGS = 1 << 8,	/* the xflags word: file_getattr(2) (kflags) */
 	FMT_NEED_IFLAGS = 1 << 9,	/* the FS_*_FL word: an open and FS_IOC_GETFLAGS */
-	FMT_NEED_FFLAGS = 1 << 10,	/* llistxattr(2), a getxattr(2) per user.fattr. name
+	FMT_NEED_FFLAGS = 1 << 10,	/* listxattrat(2), a getxattrat(2) per user.fattr. name
 					 * present (fflags); the filesystem's support is
 					 * probed once per mount */
 	FMT_NEED_MNT_UNIQUE = 1 << 11,	/* a statx(2) of its own for STATX_MNT_ID_UNIQUE */
@@ -194,7 +194,7 @@ void fmt_ctx_set_follow(struct fmt_ctx *c, bool follow);
  * @sfs:      its statfs result (FMT_FS)
  * @ctx:      the run's caches
  * @path:     how @stx was had, for the lookups of FMT_NEED_* (file_getattr,
- *            llistxattr, the unique mount id's statx): @path relative to
+ *            listxattrat, the unique mount id's statx): @path relative to
  *            @dirfd ("" with AT_EMPTY_PATH for standard input: @dirfd 0);
  *            NULL means @name relative to the working directory (@dirfd
  *            is then ignored)

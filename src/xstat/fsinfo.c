@@ -281,7 +281,7 @@ static int fflags(struct fmt_file *f, const struct fattrs_fflags **ret)
 			l->ferr = fattrs_fflags_get(dirfd, path, atf, has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
 						    &fsup, f->stx, &l->ff);
 		if (l->ferr < 0)
-			cli_warn(-l->ferr, _("cannot llistxattr %s"), qname(f));
+			cli_warn(-l->ferr, _("cannot read the fattrs flags of %s"), qname(f));
 		for (size_t i = 0; l->ferr == 0 && i < FATTRS_NFFLAGS; i++) {
 			/* fattrs(7): never guessed, warned about once per file */
 			char *q;
@@ -330,7 +330,7 @@ int get_fattrs_other(struct fmt_file *f, const struct fmt_directive *d, union fm
 			len += 2 * strlen(ff->unknown[i]) + 1;
 		l->other = p = malloc(len);
 		if (p == NULL) {
-			cli_warn(ENOMEM, _("cannot llistxattr %s"), qname(f));
+			cli_warn(ENOMEM, _("cannot read the fattrs flags of %s"), qname(f));
 			v->s = "?";
 			return FMT_VALUE_ERR;
 		}

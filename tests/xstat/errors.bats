@@ -61,7 +61,7 @@ xstat: cannot statx '$LONG': File name too long"
 	# the path calls, into which strace injects (tests/helpers/fault.bash)
 	run -1 fault_run "$W/trace" llistxattr ENOENT:when=2 -- bash -c 'set -o pipefail; "$NOSYS" xattrat xstat -c "%n %{offline} %s" a b 2>&1 | cat'
 	assert_output "a clear 0
-b xstat: cannot llistxattr 'b': No such file or directory
+b xstat: cannot read the fattrs flags of 'b': No such file or directory
 ? 0"
 }
 
@@ -132,10 +132,10 @@ b xstat: cannot llistxattr 'b': No such file or directory
 	# the path calls, into which strace injects (tests/helpers/fault.bash)
 	run -1 --separate-stderr fault_run "$W/trace" llistxattr ENOENT:when=1 -- "$NOSYS" xattrat xstat -c '%n %{offline} %{pinned} %s' a b
 	assert_output $'a ? ? 0\nb clear clear 0'
-	assert_equal "$stderr" "xstat: cannot llistxattr 'a': No such file or directory"
+	assert_equal "$stderr" "xstat: cannot read the fattrs flags of 'a': No such file or directory"
 	run -1 --separate-stderr fault_run "$W/trace" llistxattr ENOENT:when=1 -- "$NOSYS" xattrat xstat --json a b
 	assert_equal "$(jq -c '[.name, .offline, .pinned, .size]' <<<"$output")" $'["a",null,null,0]\n["b","clear","clear",0]'
-	assert_equal "$stderr" "xstat: cannot llistxattr 'a': No such file or directory"
+	assert_equal "$stderr" "xstat: cannot read the fattrs flags of 'a': No such file or directory"
 	# the unique mount id's own statx
 	run -1 --separate-stderr fault_run "$W/trace" statx ENOENT:when=2 -- xstat -c '%n %{mnt_id_unique} %5{mnt_id_unique}|' a
 	assert_output 'a ?     ?|'

@@ -202,7 +202,7 @@ view_fields() {
 	echo data >g
 	# the path calls, into which strace injects (tests/helpers/fault.bash)
 	run -1 --separate-stderr fault_run "$BATS_TEST_TMPDIR/trace" llistxattr EIO -- "$NOSYS" xattrat xstat f g
-	assert_equal "$stderr" "xstat: cannot llistxattr 'f': Input/output error"$'\n'"xstat: cannot llistxattr 'g': Input/output error"
+	assert_equal "$stderr" "xstat: cannot read the fattrs flags of 'f': Input/output error"$'\n'"xstat: cannot read the fattrs flags of 'g': Input/output error"
 	assert_equal "$(grep -c '^ *fattrs: error: offline pinned integrity noscrub$' <<<"$output")" 2
 	refute_line --regexp '^ +fattrs: not available$'
 	assert_line '  File: g'
