@@ -428,18 +428,18 @@ void cli_popt_fail(poptContext pc, int rc)
 	exit(CLI_EXIT_FAILURE);
 }
 
-void cli_bad_word(const char *option, const char *word, const char *const *words, size_t n)
+void cli_bad_keyword(const char *option, const char *arg, const char *const *keywords, size_t n)
 {
 	char valid[256] = "";
 	char name[64];
 
-	/* Each valid word in the quotes of @word's, as GNU's argmatch lists them. */
+	/* Each keyword in the quotes of @arg's, as GNU's argmatch lists them. */
 	for (size_t i = 0; i < n; i++)
 		(void)snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
-			       i ? ", " : "", cli_quote(words[i]));
+			       i ? ", " : "", cli_quote(keywords[i]));
 	(void)snprintf(name, sizeof(name), "--%s", option);
 	cli_usage_error(_("invalid argument %s for %s; valid arguments are %s"),
-			cli_quote(word), cli_quote(name), valid);
+			cli_quote(arg), cli_quote(name), valid);
 }
 
 void cli_version(void)

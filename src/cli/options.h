@@ -97,10 +97,10 @@ char *cli_popt_optarg(poptContext pc);
 __attribute__((noreturn)) void cli_popt_fail(poptContext pc, int rc);
 
 /*
- * "invalid argument 'WORD' for '--OPTION'; valid arguments are 'a', 'b'",
- * the "Try" line, exit 1: the usage error for a word not in @words[@n].
+ * "invalid argument 'ARG' for '--OPTION'; valid arguments are 'a', 'b'",
+ * the "Try" line, exit 1: the usage error for an @arg not in @keywords[@n].
  */
 __attribute__((noreturn))
-void cli_bad_word(const char *option, const char *word, const char *const *words, size_t n);
+void cli_bad_keyword(const char *option, const char *arg, const char *const *keywords, size_t n);
 
 #endif /* FATTRS_CLI_OPTIONS_H */

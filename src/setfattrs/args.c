@@ -49,7 +49,7 @@ static void mixed_letters(const char *w)
 			cli_quote_printf("%s %s", opts, flags));
 }
 
-/* Whether the @len bytes at @s are the word of a size hint flag (extsize...). */
+/* Whether the @len bytes at @s are the name of a size hint flag (extsize...). */
 static bool sizehint_named(const char *s, size_t len)
 {
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
@@ -92,7 +92,7 @@ void sf_bad_operation(const char *w, int r, const struct fattrs_flagops_error *e
 		const char *s = e->suggest;
 		const char opt[] = { '-', s[0], '\0' };
 
-		/* "-X": not 'x', which "-x" would be the option; the flag's word, "-dax". */
+		/* "-X": not 'x', which "-x" would be the option; the flag's name, "-dax". */
 		if (w[0] == '-' && s[0] != '\0' && s[1] == '\0' && cli_popt_option_words(sf_options, opt, NULL) > 0) {
 			for (size_t i = 0; i < sf_n_kflags(); i++) {
 				if (sf_krow(i)->letter == s[0])

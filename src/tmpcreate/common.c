@@ -15,22 +15,22 @@
 #include "cli.h"
 #include "tmpcreate.h"
 
-const char *const method_words[] = {
+const char *const method_keywords[] = {
 	[FATTRS_TMP_AUTO] = "auto",
 	[FATTRS_TMP_TMPFILE] = "tmpfile",
 	[FATTRS_TMP_NAMED] = "named",
 };
 
-const char *const link_words[] = {
+const char *const link_names[] = {
 	[FATTRS_LINK_UNKNOWN] = "unknown",
 	[FATTRS_LINK_EMPTY_PATH] = "AT_EMPTY_PATH",
 	[FATTRS_LINK_PROC] = "/proc/self/fd",
 	[FATTRS_LINK_NONE] = "none",
 };
 
-const char *const preserve_words[] = { "mode", "ownership", "xattr", "flags", "all" };
+const char *const preserve_keywords[] = { "mode", "ownership", "xattr", "flags", "all" };
 
-const char *const sync_words[] = {
+const char *const sync_keywords[] = {
 	[SYNC_NONE] = "none",
 	[SYNC_DATA] = "data",
 	[SYNC_FULL] = "full",
@@ -88,7 +88,7 @@ void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *n
 	enum fattrs_tmp_why w = fattrs_tmpfile_why(tf, &err);
 
 	cli_warn(0, _("%s %s with method %s (%s)"), what, cli_quotef(name),
-		 method_words[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
+		 method_keywords[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
 }
 
 struct fattrs_tmpfile *scratch_new(const struct tmpcreate_control *ctl, const char *dir)

@@ -69,7 +69,7 @@ static char *mktemp_make(const struct tmpcreate_control *ctl, const struct fattr
 			if (m == FATTRS_TMP_TMPFILE)
 				cli_warn(0, _("created file %s with method tmpfile (%s); linked with %s"),
 					 cli_quotef(path), why_words(w, err, why, sizeof(why)),
-					 link_words[fattrs_tmpfile_via(tf)]);
+					 link_names[fattrs_tmpfile_via(tf)]);
 			else
 				cli_warn(0, _("created file %s with method named (%s)"),
 					 cli_quotef(path), why_words(w, err, why, sizeof(why)));

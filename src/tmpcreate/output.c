@@ -57,9 +57,9 @@ static bool output_attributes(const struct tmpcreate_control *ctl, const struct 
 	}
 	/* By default keep what the caller may; what --preserve names must be kept. */
 	if (failed != 0 && ctl->preserve_set) {
-		for (size_t i = 0; i < sizeof(preserve_words) / sizeof(preserve_words[0]); i++) {
+		for (size_t i = 0; i < sizeof(preserve_keywords) / sizeof(preserve_keywords[0]); i++) {
 			if (failed & (1U << i)) {
-				cli_warn(-r, _("cannot preserve the %s of %s"), preserve_words[i], cli_quotef(file));
+				cli_warn(-r, _("cannot preserve the %s of %s"), preserve_keywords[i], cli_quotef(file));
 				return false;
 			}
 		}

@@ -27,7 +27,7 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 		cli_json_bool(&j, "o_tmpfile", p->tmpfile_errno == 0);
 		cli_json_str(&j, "o_tmpfile_error", p->tmpfile_errno ? strerror(p->tmpfile_errno) : NULL);
 		if (p->tmpfile_errno == 0)
-			cli_json_str(&j, "link", link_words[p->link_via]);
+			cli_json_str(&j, "link", link_names[p->link_via]);
 		else
 			cli_json_null(&j, "link");
 		if (p->create_errno != 0)
@@ -45,7 +45,7 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 		cli_json_bool(&j, "writable", p->create_errno == 0);
 		cli_json_str(&j, "create_error", p->create_errno ? strerror(p->create_errno) : NULL);
 		if (p->create_errno == 0) {
-			cli_json_str(&j, "method", method_words[p->method]);
+			cli_json_str(&j, "method", method_keywords[p->method]);
 			cli_json_str(&j, "reason", reason);
 		} else {
 			cli_json_null(&j, "method");
@@ -66,7 +66,7 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 	else
 		printf("  %-18s %s (%s)\n", "O_TMPFILE:", _("no"), strerror(p->tmpfile_errno));
 	if (p->tmpfile_errno == 0 && p->link_via != FATTRS_LINK_NONE)
-		printf("  %-18s %s\n", _("link unnamed:"), link_words[p->link_via]);
+		printf("  %-18s %s\n", _("link unnamed:"), link_names[p->link_via]);
 	else if (p->tmpfile_errno == 0)
 		printf("  %-18s %s (%s)\n", _("link unnamed:"), _("impossible"), strerror(p->link_errno));
 	else
@@ -90,7 +90,7 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 	else
 		printf("  %-18s %s (%s)\n", _("user xattrs:"), _("no"), strerror(p->xattr_errno));
 	if (p->create_errno == 0)
-		printf("  %-18s %s (%s)\n", _("auto method:"), method_words[p->method], reason);
+		printf("  %-18s %s (%s)\n", _("auto method:"), method_keywords[p->method], reason);
 	else
 		printf("  %-18s %s (%s)\n", _("auto method:"), _("none: no file can be made here"),
 		       strerror(p->create_errno));

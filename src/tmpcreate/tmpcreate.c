@@ -128,16 +128,16 @@ static void set_optarg(char **slot, poptContext pc)
 	*slot = cli_popt_optarg(pc);
 }
 
-/* The index of @word in @words, or a usage error naming --@option. */
-#define PARSE_WORD(option, word, words) \
-	parse_word(option, word, words, ARRAY_SIZE(words))
+/* The index of @arg in @keywords, or a usage error naming --@option. */
+#define PARSE_KEYWORD(option, arg, keywords) \
+	parse_keyword(option, arg, keywords, ARRAY_SIZE(keywords))
 
-static size_t parse_word(const char *option, const char *word, const char *const *words, size_t n)
+static size_t parse_keyword(const char *option, const char *arg, const char *const *keywords, size_t n)
 {
-	int i = cli_parse_word(word, words, n);
+	int i = cli_parse_keyword(arg, keywords, n);
 
 	if (i < 0)
-		cli_bad_word(option, word, words, n);
+		cli_bad_keyword(option, arg, keywords, n);
 	return (size_t)i;
 }
 
@@ -146,28 +146,28 @@ static unsigned int parse_preserve(const char *list)
 	unsigned int bits;
 	size_t off, len;
 
-	/* Bare --preserve is all; an empty list, or an empty word in it, is a mistake (as cp says). */
+	/* Bare --preserve is all; an empty list, or an empty keyword in it, is a mistake (as cp says). */
 	if (list == NULL)
 		return FATTRS_PRESERVE_ALL;
-	if (cli_parse_list(list, preserve_words, ARRAY_SIZE(preserve_words), &bits, &off, &len) < 0) {
+	if (cli_parse_list(list, preserve_keywords, ARRAY_SIZE(preserve_keywords), &bits, &off, &len) < 0) {
 		char *bad = strndup(list + off, len);
 
 		if (bad == NULL)
 			cli_die(CLI_EXIT_FAILURE, 0, _("memory exhausted"));
-		cli_bad_word("preserve", bad, preserve_words, ARRAY_SIZE(preserve_words));
+		cli_bad_keyword("preserve", bad, preserve_keywords, ARRAY_SIZE(preserve_keywords));
 	}
-	/* The last word, "all", is every bit before it. */
-	if (bits & (1U << (ARRAY_SIZE(preserve_words) - 1)))
+	/* The last keyword, "all", is every bit before it. */
+	if (bits & (1U << (ARRAY_SIZE(preserve_keywords) - 1)))
 		bits = FATTRS_PRESERVE_ALL;
 	return bits;
 }
 
-static mode_t parse_mode(const char *word)
+static mode_t parse_mode(const char *arg)
 {
 	mode_t m;
 
-	if (cli_parse_mode(word, &m) < 0)
-		cli_usage_error(_("invalid mode %s; give it in octal, such as 0644"), cli_quote(word));
+	if (cli_parse_mode(arg, &m) < 0)
+		cli_usage_error(_("invalid mode %s; give it in octal, such as 0644"), cli_quote(arg));
 	return m;
 }
 
@@ -240,7 +240,7 @@ int main(int argc, const char **argv)
 		.sync = SYNC_FULL,
 	};
 	poptContext pc;
-	char *word = NULL;
+	char *arg = NULL;
 	bool backup_bare = false;
 	int rc, status;
 
@@ -273,8 +273,8 @@ int main(int argc, const char **argv)
 			ctl.use_tmpdir = true;
 			break;
 		case OPT_METHOD:
-			set_string(&word, pc);
-			ctl.method = PARSE_WORD("method", word, method_words);
+			set_string(&arg, pc);
+			ctl.method = PARSE_KEYWORD("method", arg, method_keywords);
 			break;
 		case OPT_OUTPUT: set_string(&ctl.output, pc); break;
 		case OPT_SCRATCH: ctl.scratch = true; break;
@@ -297,18 +297,18 @@ int main(int argc, const char **argv)
 						cli_quote(ctl.backup));
 			break;
 		case OPT_MODE:
-			set_string(&word, pc);
-			ctl.mode = parse_mode(word);
+			set_string(&arg, pc);
+			ctl.mode = parse_mode(arg);
 			ctl.mode_set = true;
 			break;
 		case OPT_PRESERVE:
-			set_optarg(&word, pc);
-			ctl.preserve = parse_preserve(word);
+			set_optarg(&arg, pc);
+			ctl.preserve = parse_preserve(arg);
 			ctl.preserve_set = true;
 			break;
 		case OPT_SYNC:
-			set_string(&word, pc);
-			ctl.sync = (enum sync_level)PARSE_WORD("sync", word, sync_words);
+			set_string(&arg, pc);
+			ctl.sync = (enum sync_level)PARSE_KEYWORD("sync", arg, sync_keywords);
 			ctl.sync_set = true;
 			break;
 		case CLI_OPT_VERSION:
@@ -330,7 +330,7 @@ int main(int argc, const char **argv)
 	else
 		status = mktemp_main(&ctl, poptGetArgs(pc));
 
-	free(word);
+	free(arg);
 	free(ctl.suffix);
 	free(ctl.tmpdir);
 	free(ctl.output);

@@ -43,14 +43,14 @@ struct tmpcreate_control {
 	enum fattrs_tmp_method method;
 };
 
-/* Indexed by enum fattrs_tmp_method: the words of --method. */
-extern const char *const method_words[3];
-/* Indexed by enum fattrs_link_via. */
-extern const char *const link_words[4];
-/* Indexed by the bit number of FATTRS_PRESERVE_*: the words of --preserve. */
-extern const char *const preserve_words[5];
-/* Indexed by enum sync_level: the words of --sync. */
-extern const char *const sync_words[3];
+/* Indexed by enum fattrs_tmp_method: the keywords of --method. */
+extern const char *const method_keywords[3];
+/* Indexed by enum fattrs_link_via: its names in -v and --probe. */
+extern const char *const link_names[4];
+/* Indexed by the bit number of FATTRS_PRESERVE_*: the keywords of --preserve. */
+extern const char *const preserve_keywords[5];
+/* Indexed by enum sync_level: the keywords of --sync. */
+extern const char *const sync_keywords[3];
 
 /* Why the method was chosen, as words for -v and --probe. */
 const char *why_words(enum fattrs_tmp_why why, int err, char *buf, size_t size);
