@@ -56,6 +56,13 @@ int main(int argc, char **argv)
 			if (lgetxattr(f, "user.fattr.pinned", v, sizeof(v)) >= 0 || errno != ENODATA)
 				return 1;
 			r = setxattr(f, "user.fattr.offline", "1", 1, 0);
+		} else if (strcmp(m, "oset-race") == 0) {
+			/* setfattrs(1) "Races and durability": the opposite looked at again after the write */
+			if (lgetxattr(f, "user.fattr.pinned", v, sizeof(v)) >= 0 || errno != ENODATA)
+				return 1;
+			r = setxattr(f, "user.fattr.offline", "1", 1, 0);
+			if (r == 0 && (lgetxattr(f, "user.fattr.pinned", v, sizeof(v)) >= 0 || errno != ENODATA))
+				return 1;
 		} else if (strcmp(m, "oclr") == 0) {
 			r = removexattr(f, "user.fattr.offline");
 		} else if (strcmp(m, "nset") == 0 || strcmp(m, "nclr") == 0) {
