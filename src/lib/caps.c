@@ -8,13 +8,14 @@
 
 #include "internal.h"
 
-int fattrs_caps_effective(uint64_t *ret)
+bool fattrs_caps_have(unsigned cap)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[2] = { { .effective = 0 } };
+	uint64_t eff;
 
-	if (syscall(SYS_capget, &h, d) < 0)
-		return negerrno();
-	*ret = (uint64_t)d[1].effective << 32 | d[0].effective;
-	return 0;
+	if (cap >= 64 || syscall(SYS_capget, &h, d) < 0)
+		return true;
+	eff = (uint64_t)d[1].effective << 32 | d[0].effective;
+	return (eff >> cap) & 1;
 }

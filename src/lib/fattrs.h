@@ -66,14 +66,15 @@ static inline unsigned fattrs_at_nofollow(bool nofollow)
 }
 
 /**
- * fattrs_caps_effective() - the calling thread's effective capabilities
- * (capget(2)), bit N for CAP_* N: what some flag changes need
+ * fattrs_caps_have() - whether capability @cap (CAP_*) is in the calling
+ * thread's effective set (capget(2)): what some flag changes need
  * (CAP_LINUX_IMMUTABLE for immutable and append, CAP_SYS_RESOURCE for
- * journal).
+ * journal), and what lets a file be reclaimed (CAP_FOWNER).
  *
- * Returns: 0, or -errno (then the caller knows nothing).
+ * Returns: true also when it cannot tell (capget(2) fails, @cap is
+ * unknown), so that a message never blames a missing capability wrongly.
  */
-int fattrs_caps_effective(uint64_t *ret);
+bool fattrs_caps_have(unsigned cap);
 
 /* ------------------------------------------------------------ random names */
 

@@ -172,6 +172,13 @@ int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, b
 	return 0;
 }
 
+bool fattrs_kchange_has(const struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on)
+{
+	if (f->xflag != 0)
+		return ((on ? c->xset : c->xclear) & f->xflag) != 0;
+	return ((on ? c->iset : c->iclear) & f->iflag) != 0;
+}
+
 /* ------------------------------------------------------------ the file */
 
 /*

@@ -176,6 +176,12 @@ struct fattrs_kchange {
 int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on);
 
 /**
+ * fattrs_kchange_has() - whether @c sets @f (@on) or clears it (!@on), in
+ * the word @f is changed through.
+ */
+bool fattrs_kchange_has(const struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on);
+
+/**
  * fattrs_kattr_change() - set and clear a file's kernel flags.
  * @dirfd, @path, @at_flags, @mode: the file, as for fattrs_kattr_get()
  * @change:      what to set and clear

@@ -366,14 +366,6 @@ static void kept_seen(struct fattrs_mntcache *c, dev_t dev, mode_t mode, const s
 		t->bits |= x & TRUSTED_XFLAGS;
 }
 
-/* Whether @f set (@on) or cleared is in @k. */
-static bool kchange_has(const struct fattrs_kchange *k, const struct fattrs_kflag *f, bool on)
-{
-	if (f->xflag != 0)
-		return ((on ? k->xset : k->xclear) & f->xflag) != 0;
-	return ((on ? k->iset : k->iclear) & f->iflag) != 0;
-}
-
 /* Take @f (set: @on) out of @k. */
 static void kchange_drop(struct fattrs_kchange *k, const struct fattrs_kflag *f, bool on)
 {
@@ -403,7 +395,7 @@ static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mo
 			struct fattrs_kresult one_res;
 			int r;
 
-			if (!kchange_has(&res->dropped, &k[i], on) || (pass == 2) != (on && locking))
+			if (!fattrs_kchange_has(&res->dropped, &k[i], on) || (pass == 2) != (on && locking))
 				continue;
 			(void)fattrs_kchange_add(&one, &k[i], on);
 			r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, &one, flags, &one_res);
@@ -423,7 +415,7 @@ static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mo
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		left |= kchange_has(&res->dropped, &k[i], true) || kchange_has(&res->dropped, &k[i], false);
+		left |= fattrs_kchange_has(&res->dropped, &k[i], true) || fattrs_kchange_has(&res->dropped, &k[i], false);
 	return left;
 }
 
@@ -434,7 +426,7 @@ static size_t kchange_count(const struct fattrs_kchange *k)
 	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
 
 	for (size_t i = 0; i < n; i++)
-		count += kchange_has(k, &t[i], true) + kchange_has(k, &t[i], false);
+		count += fattrs_kchange_has(k, &t[i], true) + fattrs_kchange_has(k, &t[i], false);
 	return count;
 }
 

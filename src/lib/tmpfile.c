@@ -887,16 +887,6 @@ static int rename_over(int dirfd, const char *from, const char *to, int mine, bo
 	return 0;
 }
 
-/* Whether this process has capability @cap in its effective set (true when it cannot tell). */
-static bool have_cap(int cap)
-{
-	uint64_t eff;
-
-	if (fattrs_caps_effective(&eff) < 0 || cap >= 64)
-		return true;
-	return (eff >> cap) & 1;
-}
-
 /*
  * Before anything is made beside an existing @path: would replacing it be
  * refused?  Then say so now, while nothing is left to clean up:
@@ -924,7 +914,7 @@ static int replace_allowed(int dirfd, const char *path)
 		return -EPERM;
 	if (!(d.stx_mode & S_ISVTX) || fstatat(dirfd, path, &f, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
-	if (f.st_uid == geteuid() || d.stx_uid == geteuid() || have_cap(CAP_FOWNER))
+	if (f.st_uid == geteuid() || d.stx_uid == geteuid() || fattrs_caps_have(CAP_FOWNER))
 		return 0;
 	return -EPERM;
 }

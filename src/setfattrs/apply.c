@@ -37,22 +37,9 @@ const char *sf_flag_name(size_t i)
 	return i < n ? sf_krow(i)->name : fattrs_fflag_info((enum fattrs_fflag)(i - n))->name;
 }
 
-static uint32_t kbit_x(const struct fattrs_kflag *f)
-{
-	return f->xflag;
-}
-
-/* The bit a change of @f goes through, in the word it goes through. */
-static bool kchange_has(const struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on)
-{
-	if (f->xflag != 0)
-		return ((on ? c->xset : c->xclear) & f->xflag) != 0;
-	return ((on ? c->iset : c->iclear) & f->iflag) != 0;
-}
-
 static bool is_locking_flag(const struct fattrs_kflag *f)
 {
-	return (kbit_x(f) & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+	return (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
 }
 
 /* What a file not stat'ed offers for the fattrs flags (sf_want_nostat()). */
@@ -118,7 +105,7 @@ static void kernel_settle(struct file_plan *p, const struct fattrs_kchange *c)
 		const struct fattrs_kflag *f = sf_krow(i);
 		int v;
 
-		if (p->state[i] != STEP_PENDING || !kchange_has(c, f, p->on[i]))
+		if (p->state[i] != STEP_PENDING || !fattrs_kchange_has(c, f, p->on[i]))
 			continue;
 		v = known ? fattrs_kattr_test(&now, f) : -1;
 		p->state[i] = v >= 0 && (v == 1) == p->on[i] ? STEP_APPLIED : STEP_FAILED;
@@ -201,14 +188,6 @@ static bool plan_stat(struct setfattrs_control *ctl, struct file_plan *p)
 	return true;
 }
 
-/* Whether this process has capability @cap in effect (when capget(2) fails: yes, so as to blame none). */
-bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap)
-{
-	if (ctl->caps_known == 0)
-		ctl->caps_known = fattrs_caps_effective(&ctl->caps_eff) < 0 ? -1 : 1;
-	return ctl->caps_known < 0 || cap >= 64 || (ctl->caps_eff & (UINT64_C(1) << cap)) != 0;
-}
-
 /*
  * Apply @c, the planned kernel flags in it, through the library (its
  * read-back rule and one-flag retries); false when something failed (and
@@ -236,7 +215,7 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 		return false;
 	if (r >= 0) {
 		for (size_t i = 0; i < sf_n_kflags(); i++) {
-			if (p->state[i] == STEP_PENDING && kchange_has(c, sf_krow(i), p->on[i]))
+			if (p->state[i] == STEP_PENDING && fattrs_kchange_has(c, sf_krow(i), p->on[i]))
 				p->state[i] = STEP_APPLIED;
 		}
 		return true;
@@ -248,7 +227,7 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 			const struct fattrs_kflag *f = sf_krow(i);
 			enum fattrs_kfate fate;
 
-			if (p->state[i] != STEP_PENDING || !kchange_has(c, f, p->on[i]))
+			if (p->state[i] != STEP_PENDING || !fattrs_kchange_has(c, f, p->on[i]))
 				continue;
 			/* refused outright, or said yes to and read back otherwise */
 			fate = fattrs_kresult_fate(&res, f, p->on[i]);
@@ -287,12 +266,12 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
 		const struct fattrs_kflag *f = sf_krow(i);
 
-		if (p->state[i] != STEP_FAILED || !kchange_has(c, f, p->on[i]))
+		if (p->state[i] != STEP_FAILED || !fattrs_kchange_has(c, f, p->on[i]))
 			continue;
-		if (r == -EPERM && is_locking_flag(f) && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
+		if (r == -EPERM && is_locking_flag(f) && !fattrs_caps_have(CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
-		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
+		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !fattrs_caps_have(CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (r == -EPERM && !is_locking_flag(f) &&
@@ -398,7 +377,7 @@ static void overlay_restore(struct setfattrs_control *ctl, struct file_plan *p, 
 		return;
 	p->failed = true;
 	for (size_t i = 0; i < sf_n_kflags(); i++) {
-		if (kchange_has(&lost, sf_krow(i), true))
+		if (fattrs_kchange_has(&lost, sf_krow(i), true))
 			sf_fail_flag(ctl, -r, _("cannot set '%s' on %s again after the overlayfs copy-up dropped it"),
 				  sf_krow(i)->name, cli_quotef(p->shown));
 	}
@@ -490,10 +469,10 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 		else if (p->on[i] && st == FATTRS_STATE_UNSUPPORTED)
 			sf_fail_flag(ctl, 0, _("cannot set '%s' on %s: the %s filesystem does not support it on a %s"),
 				     f->name, cli_quotef(p->shown), type, sf_type_word(p->mode));
-		else if (locking && !sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
+		else if (locking && !fattrs_caps_have(CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
-		else if (f->iflag == FS_JOURNAL_DATA_FL && !sf_have_cap(ctl, CAP_SYS_RESOURCE))
+		else if (f->iflag == FS_JOURNAL_DATA_FL && !fattrs_caps_have(CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				     p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (!locking && locked &&
@@ -684,7 +663,7 @@ static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *pa
 		if (ops->kop[i] == FATTRS_FLAGOP_SET || ops->kop[i] == FATTRS_FLAGOP_CLEAR) {
 			p.on[i] = ops->kop[i] == FATTRS_FLAGOP_SET;
 			p.state[i] = STEP_PENDING;
-		} else if (kchange_has(&soft, f, false)) {
+		} else if (fattrs_kchange_has(&soft, f, false)) {
 			p.on[i] = false;
 			p.state[i] = STEP_PENDING;
 		}

@@ -121,7 +121,7 @@ bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, 
 	if (locked == NULL)
 		return false;
 	/* Only a process with CAP_LINUX_IMMUTABLE can clear it: '-i' would fail too. */
-	if (!sf_have_cap(ctl, CAP_LINUX_IMMUTABLE))
+	if (!fattrs_caps_have(CAP_LINUX_IMMUTABLE))
 		sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (the file is %s, and clearing that needs CAP_LINUX_IMMUTABLE, which this process lacks: ask an administrator to run 'setfattrs -%s' on it)"),
 			     on ? "set" : "clear", name, cli_quotef(shown), strerror(EPERM), locked, letter);
 	else

@@ -37,8 +37,6 @@ struct setfattrs_control {
 	bool kops;		/* some kernel flag is named or '=' was given */
 	bool fops;		/* some fattrs flag is named or '=' was given */
 	struct fattrs_mntcache *mntcache;	/* what each mount is and keeps */
-	int caps_known;		/* 0 until capget(2) was asked (then 1, or -1: it failed) */
-	uint64_t caps_eff;	/* the effective capabilities */
 	unsigned long dir_serial;	/* the walk's directory being changed in, 0: none */
 	int opdir;		/* the operands' directory being changed in (operand_dir()), or -1 */
 	const char *opdir_name;	/* its name: the first opdir_len bytes of an operand */
@@ -108,7 +106,6 @@ const char *sf_quote_part(const char *prefix, const char *s, size_t len);
 /* apply.c: one file's plan and its application */
 size_t sf_n_kflags(void);
 const struct fattrs_kflag *sf_krow(size_t i);
-bool sf_have_cap(struct setfattrs_control *ctl, unsigned cap);
 const char *sf_flag_name(size_t i);
 int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret);
 bool sf_is_sizehint(const struct fattrs_kflag *f);
