@@ -17,7 +17,7 @@
  *    of fattrs_kattr_set_procfd(), are kept in atomics;
  *  - the scratch-name registry of fattrs_tmpfile_cleanup_signal() is
  *    claimed atomically, but the clean-up is not safe against another
- *    thread publishing, keeping or freeing a file at that moment (it may
+ *    thread publishing, releasing or freeing a file at that moment (it may
  *    remove the name being published): a program with several threads
  *    making scratch files waits for its clean-up signals in one thread
  *    (sigwait(3)) holding the lock its publishing threads hold.

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Joining and splitting paths the way mktemp(1) does, and following symlinks to a file to write. */
+/*
+ * Paths: joined and split as mktemp(1) does, symlinks followed to a file to
+ * write, and files opened by a directory and a name (same inode, same mount).
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -46,7 +46,7 @@ static bool is_locking_flag(const struct fattrs_kflag *f)
 static const struct fattrs_fsupport nostat_fsupport = { .user_xattr = true, .native = FATTRS_NATIVE_NONE };
 
 /* The library's per-mount cache, made on first use (NULL: out of memory). */
-static struct fattrs_mntcache *mntcache(struct setfattrs_control *ctl)
+struct fattrs_mntcache *sf_mntcache(struct setfattrs_control *ctl)
 {
 	if (ctl->mntcache == NULL)
 		ctl->mntcache = fattrs_mntcache_new(NULL);
@@ -70,7 +70,7 @@ static int fsupport_of(struct setfattrs_control *ctl, const struct file_plan *p,
 			*ret_type = NULL;
 		return 0;
 	}
-	mc = mntcache(ctl);
+	mc = sf_mntcache(ctl);
 	if (mc == NULL)
 		return -ENOMEM;
 	/* by the mount id the file's stat gave; by device for a file stat'ed only after a failure */
@@ -153,7 +153,7 @@ void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool away)
 	struct fattrs_mounts *m;
 
 	ctl->nostat = 0;
-	if (!nostat_options(ctl) || mntcache(ctl) == NULL)
+	if (!nostat_options(ctl) || sf_mntcache(ctl) == NULL)
 		return;
 	m = fattrs_mntcache_mounts(ctl->mntcache);
 	if (ctl->all_trusted < 0)
@@ -202,7 +202,7 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 
 	if ((c->xset | c->xclear | c->iset | c->iclear) == 0)
 		return true;
-	mc = mntcache(ctl);
+	mc = sf_mntcache(ctl);
 	r = mc == NULL ? -ENOMEM :
 	    fattrs_mntcache_kchange(mc, p->dev, p->dirfd, p->path, atf, p->mode, c,
 				    (p->byname ? FATTRS_KCHANGE_BY_NAME : 0) |

@@ -200,7 +200,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 
 /*
  * The operations that make a file's flags RFILE's: '=' of what RFILE has
- * set, among the flags RFILE's filesystem can hold (the others are kept).
+ * set, among the flags RFILE's filesystem can hold (the others are left as they are).
  */
 void sf_reference_ops(struct setfattrs_control *ctl)
 {

@@ -23,16 +23,15 @@ const char *sf_type_word(mode_t mode)
 	}
 }
 
-/* The filesystem type ("ext4") of the file @stx describes, from the mount table (read once); NULL if unknown. */
+/* The mount table's entry of mount @mnt_id (the table read once): 0, or -errno. */
 int sf_mount_info(struct setfattrs_control *ctl, uint64_t mnt_id, struct fattrs_mntinfo *ret)
 {
-	if (ctl->mntcache == NULL)
-		ctl->mntcache = fattrs_mntcache_new(NULL);
-	if (ctl->mntcache == NULL)
-		return -ENOMEM;
-	return fattrs_mntcache_get(ctl->mntcache, mnt_id, ret);
+	struct fattrs_mntcache *mc = sf_mntcache(ctl);
+
+	return mc == NULL ? -ENOMEM : fattrs_mntcache_get(mc, mnt_id, ret);
 }
 
+/* The filesystem type ("ext4") of the file @stx describes, from the mount table; NULL if unknown. */
 const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx)
 {
 	struct fattrs_mntinfo mi;

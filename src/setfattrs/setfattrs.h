@@ -115,6 +115,7 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 		    const struct stat *st, uint64_t mnt_id, bool nofollow);
 bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 		 const struct stat *st, uint64_t mnt_id, bool nofollow);
+struct fattrs_mntcache *sf_mntcache(struct setfattrs_control *ctl);
 
 /* report.c: messages and reports */
 const char *sf_type_word(mode_t mode);

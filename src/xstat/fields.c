@@ -478,7 +478,7 @@ static void keys_init(void)
 	}
 }
 
-/* The names of the kernel flags with a '-' (setfattrs' word), written with '_'. */
+/* The names of the kernel flags with a '-' (setfattrs' name), written with '_'. */
 static char kflag_names[FATTRS_KFLAGS_MAX][32];
 
 static void fields_init(void)

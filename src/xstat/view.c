@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xstat's default view (xstat-view.h).  The block of a file is GNU stat's
+ * xstat's default view (view.h).  The block of a file is GNU stat's
  * default output, then what statx(2), the mount table and the flags add,
  * one labelled line per part of the named fields' table (format.h:
  * fmt_field_next(), by group):

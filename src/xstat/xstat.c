@@ -107,7 +107,7 @@ static void bad_word(const char *option, char *word, int why, const char *const 
 /*
  * The one place that says which output a run without a format gets:
  * under the name "stat" GNU stat 9.1's, byte for byte; under any other
- * name the default view (xstat-view.c), except with -f and -t, whose
+ * name the default view (view.c), except with -f and -t, whose
  * outputs stay GNU's.
  */
 static bool gnu_default_view(const struct xstat_control *ctl)
@@ -208,7 +208,7 @@ static bool do_stat(struct run *r, const char *name)
 {
 	struct fattrs_statx_buf stx;
 	struct fmt_file file = { .name = name, .stx = &stx, .ctx = r->ctx };
-	int dirfd = AT_FDCWD, flags = r->ctl->follow ? 0 : AT_SYMLINK_NOFOLLOW;
+	int dirfd = AT_FDCWD, flags = (int)fattrs_at_nofollow(!r->ctl->follow);
 	const char *path = name;
 	bool ok;
 	int e;
