@@ -307,6 +307,47 @@ void cli_json_null(struct cli_json *j, const char *key)
 	put(j, "null", 4);
 }
 
+static void open_(struct cli_json *j, const char *key, char c)
+{
+	if (key != NULL)
+		cli_json_key(j, key);
+	putc_(j, c);
+	j->first = true;
+}
+
+static void close_(struct cli_json *j, char c)
+{
+	putc_(j, c);
+	j->first = false;
+}
+
+void cli_json_array_begin(struct cli_json *j, const char *key)
+{
+	open_(j, key, '[');
+}
+
+void cli_json_array_end(struct cli_json *j)
+{
+	close_(j, ']');
+}
+
+void cli_json_object_begin(struct cli_json *j, const char *key)
+{
+	open_(j, key, '{');
+}
+
+void cli_json_object_end(struct cli_json *j)
+{
+	close_(j, '}');
+}
+
+void cli_json_elem(struct cli_json *j)
+{
+	if (!j->first)
+		putc_(j, ',');
+	j->first = false;
+}
+
 void cli_json_end(struct cli_json *j)
 {
 	putc_(j, '}');

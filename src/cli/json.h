@@ -48,6 +48,17 @@ void cli_json_uint_str(struct cli_json *j, const char *key, unsigned long long v
 /* A timestamp, exact: {"sec":SEC,"nsec":NSEC}. */
 void cli_json_timespec(struct cli_json *j, const char *key, long long sec, long nsec);
 void cli_json_null(struct cli_json *j, const char *key);
+/*
+ * Nesting: an array or an object as a member (@key) or as an element of
+ * an array (NULL @key, after cli_json_elem()); its members follow, then
+ * its end.  cli_json_elem() comes before each element of an array, which
+ * is then written with a NULL key.
+ */
+void cli_json_array_begin(struct cli_json *j, const char *key);
+void cli_json_array_end(struct cli_json *j);
+void cli_json_object_begin(struct cli_json *j, const char *key);
+void cli_json_object_end(struct cli_json *j);
+void cli_json_elem(struct cli_json *j);
 void cli_json_end(struct cli_json *j);
 
 #endif /* FATTRS_CLI_JSON_H */

@@ -186,33 +186,36 @@ void sf_report(struct setfattrs_control *ctl, const struct file_plan *p)
 		cli_json_str(&j, "file", p->shown);
 		cli_json_bool(&j, "dry_run", ctl->dry_run);
 		cli_json_bool(&j, "ok", !p->failed);
-		cli_json_key(&j, "changed");
-		fputc('[', stdout);
+		cli_json_array_begin(&j, "changed");
 		for (size_t i = 0; i < n; i++) {
 			enum fattrs_state new = p->on[i] ? FATTRS_STATE_SET : FATTRS_STATE_CLEAR;
-
 			bool sized = size_changed(p, i, &sold, &snew);
 
 			if (p->state[i] != STEP_APPLIED || (p->old[i] == new && !sized))
 				continue;
-			printf("%s{\"flag\":\"%s\",\"old\":\"%s\",\"new\":\"%s\"", any ? "," : "",
-			       sf_flag_name(i), fattrs_state_name(p->old[i]), fattrs_state_name(new));
-			if (sized)
-				printf(",\"old_size\":%" PRIu32 ",\"new_size\":%" PRIu32, sold, snew);
-			fputc('}', stdout);
-			any = true;
+			cli_json_elem(&j);
+			cli_json_object_begin(&j, NULL);
+			cli_json_str(&j, "flag", sf_flag_name(i));
+			cli_json_str(&j, "old", fattrs_state_name(p->old[i]));
+			cli_json_str(&j, "new", fattrs_state_name(new));
+			if (sized) {
+				cli_json_uint(&j, "old_size", sold);
+				cli_json_uint(&j, "new_size", snew);
+			}
+			cli_json_object_end(&j);
 		}
-		fputc(']', stdout);
-		cli_json_key(&j, "not_applied");
-		fputc('[', stdout);
-		any = false;
+		cli_json_array_end(&j);
+		cli_json_array_begin(&j, "not_applied");
 		for (size_t i = 0; i < n; i++) {
+			char op[64];
+
 			if (p->state[i] != STEP_FAILED && p->state[i] != STEP_PENDING)
 				continue;
-			printf("%s\"%c%s\"", any ? "," : "", p->on[i] ? '+' : '-', sf_flag_name(i));
-			any = true;
+			(void)snprintf(op, sizeof(op), "%c%s", p->on[i] ? '+' : '-', sf_flag_name(i));
+			cli_json_elem(&j);
+			cli_json_str(&j, NULL, op);
 		}
-		fputc(']', stdout);
+		cli_json_array_end(&j);
 		cli_json_end(&j);
 		return;
 	}
