@@ -158,6 +158,25 @@ int fattrs_kattr_test(const struct fattrs_kattr *a, const struct fattrs_kflag *f
 	return -ENODATA;
 }
 
+/* The flag words an FS_XFLAG_* bit of file_getattr(2) mirrors (the kernel translates them). */
+#define XFLAGS_SHARED (FS_XFLAG_SYNC | FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | \
+		       FS_XFLAG_NOATIME | FS_XFLAG_DAX | FS_XFLAG_PROJINHERIT)
+
+enum fattrs_kread fattrs_kflag_read_by(const struct fattrs_kflag *f)
+{
+	/*
+	 * statx(2) reports a few flags, with stx_attributes_mask saying
+	 * whether the filesystem has them at all: no other call.  Its DAX bit
+	 * is the state in effect, not the flag that asks for it.
+	 */
+	if (f->statx_attr != 0 && f->statx_attr != STATX_ATTR_DAX)
+		return FATTRS_KREAD_STATX;
+	/* verity and casefold have xflags only in kernels newer than 6.18. */
+	if (f->xflag != 0 && (f->iflag == 0 || (f->xflag & XFLAGS_SHARED)))
+		return FATTRS_KREAD_XFLAGS;
+	return FATTRS_KREAD_IFLAGS;
+}
+
 int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on)
 {
 	bool x = f->xflag != 0;

@@ -144,6 +144,19 @@ int fattrs_kattr_get(int dirfd, const char *path, unsigned at_flags, mode_t mode
  */
 int fattrs_kattr_test(const struct fattrs_kattr *a, const struct fattrs_kflag *f);
 
+/* Where flag @f is read with the fewest calls: statx(2), the xflags word or the iflags word. */
+enum fattrs_kread {
+	FATTRS_KREAD_STATX,	/* stx_attributes; stx_attributes_mask says whether the filesystem has it */
+	FATTRS_KREAD_XFLAGS,	/* file_getattr(2) by name */
+	FATTRS_KREAD_IFLAGS,	/* FS_IOC_GETFLAGS: an open(2) of the file */
+};
+
+/**
+ * fattrs_kflag_read_by() - where flag @f is read with the fewest calls,
+ * truthfully on this kernel.
+ */
+enum fattrs_kread fattrs_kflag_read_by(const struct fattrs_kflag *f);
+
 /* ------------------------------------------------------ changing a file */
 
 /**

@@ -492,9 +492,9 @@ static void fields_init(void)
 		fields[n_fields++] = fields_head[i];
 	k = fattrs_kflags_table(&nk);
 	for (size_t i = 0; i < nk && i < FATTRS_KFLAGS_MAX; i++) {
-		enum kread how = kflag_read(&k[i]);
+		enum fattrs_kread how = fattrs_kflag_read_by(&k[i]);
 		/* Only the flags only xfs keeps, and those that cost an open and an ioctl, are -a's. */
-		bool all = how == K_IFLAGS || (k[i].iflag == 0 && k[i].statx_attr == 0);
+		bool all = how == FATTRS_KREAD_IFLAGS || (k[i].iflag == 0 && k[i].statx_attr == 0);
 
 		const char *name = k[i].name;
 
@@ -512,8 +512,8 @@ static void fields_init(void)
 			.name = name,
 			.alias = name != k[i].name ? k[i].name : NULL,
 			.help = k[i].description,
-			.statx_mask = how == K_STATX ? 0 : STATX_TYPE | STATX_MNT_ID,
-			.needs = how == K_STATX ? 0 : (how == K_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS) |
+			.statx_mask = how == FATTRS_KREAD_STATX ? 0 : STATX_TYPE | STATX_MNT_ID,
+			.needs = how == FATTRS_KREAD_STATX ? 0 : (how == FATTRS_KREAD_XFLAGS ? FMT_NEED_KFLAGS : FMT_NEED_IFLAGS) |
 				 FMT_NEED_MOUNT_TABLE,
 			.out = FMT_OUT_STATE,
 			.get = get_kflag,

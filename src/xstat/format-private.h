@@ -154,9 +154,6 @@ int get_btime(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 /* fsinfo.c */
 enum mount_part { M_TARGET, M_FSTYPE, M_SOURCE, M_OPTIONS, M_ROOT };
 extern const uint8_t mount_parts[];
-/* How a kernel flag is read. */
-enum kread { K_STATX, K_XFLAGS, K_IFLAGS };
-enum kread kflag_read(const struct fattrs_kflag *k);
 int get_fs_type_name(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
 int get_mount(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);
 int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v);

@@ -101,25 +101,6 @@ int get_mount(struct fmt_file *f, const struct fmt_directive *d, union fmt_value
 
 /* ---- attribute flags ---- */
 
-/* The flag words an FS_XFLAG_* bit of file_getattr(2) mirrors (the kernel translates them). */
-#define XFLAGS_SHARED (FS_XFLAG_SYNC | FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND | FS_XFLAG_NODUMP | \
-		       FS_XFLAG_NOATIME | FS_XFLAG_DAX | FS_XFLAG_PROJINHERIT)
-
-enum kread kflag_read(const struct fattrs_kflag *k)
-{
-	/*
-	 * statx(2) reports a few flags, with stx_attributes_mask saying
-	 * whether the filesystem has them at all: no other call.  Its DAX bit
-	 * is the state in effect, not the flag that asks for it.
-	 */
-	if (k->statx_attr != 0 && k->statx_attr != STATX_ATTR_DAX)
-		return K_STATX;
-	/* verity and casefold have xflags only in kernels newer than 6.18. */
-	if (k->xflag != 0 && (k->iflag == 0 || (k->xflag & XFLAGS_SHARED)))
-		return K_XFLAGS;
-	return K_IFLAGS;
-}
-
 /* Read the xflags group (@want FATTRS_KATTR_XFLAGS) or the iflags word, once per file. */
 /*
  * The iflags word needs an open(2) of the file, which its permissions may
@@ -188,21 +169,21 @@ static const struct fattrs_fstype *keeps_of(struct fmt_file *f)
 /*
  * A kernel flag's state: the library's one answer (fattrs_kflag_state(),
  * as setfattrs --list has it), from what is read the cheapest way
- * (kflag_read()).  The mount's kept flags are asked only of a flag that
+ * (fattrs_kflag_read_by()).  The mount's kept flags are asked only of a flag that
  * reads clear.
  */
 int get_kflag(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	const struct fattrs_kflag *k = d->arg;
 	const struct fattrs_kattr *a = NULL;
-	enum kread how = kflag_read(k);
+	enum fattrs_kread how = fattrs_kflag_read_by(k);
 	enum fattrs_fsanswer sup;
 	enum fattrs_state s;
 	int r = 0;
 
-	if (how != K_STATX) {
-		r = kattr(f, how == K_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
-		if (how == K_IFLAGS && not_readable(FATTRS_KATTR_IFLAGS, r))
+	if (how != FATTRS_KREAD_STATX) {
+		r = kattr(f, how == FATTRS_KREAD_XFLAGS ? FATTRS_KATTR_XFLAGS : FATTRS_KATTR_IFLAGS, &a);
+		if (how == FATTRS_KREAD_IFLAGS && not_readable(FATTRS_KATTR_IFLAGS, r))
 			return FMT_VALUE_NA;	/* FATTRS_STATE_UNREADABLE */
 		if (r < 0 && r != -EOPNOTSUPP) {
 			v->s = "?";
@@ -358,7 +339,7 @@ const char *fmt_field_detail(const struct fmt_directive *d, struct fmt_file *f)
 	unsigned int src;
 	size_t n = 0;
 
-	if (d->get == get_kflag && l->owner == f && kflag_read(d->arg) == K_IFLAGS &&
+	if (d->get == get_kflag && l->owner == f && fattrs_kflag_read_by(d->arg) == FATTRS_KREAD_IFLAGS &&
 	    not_readable(FATTRS_KATTR_IFLAGS, l->ierr)) {
 		snprintf(l->detail, sizeof(l->detail), "open: %s", strerror(-l->ierr));
 		return l->detail;
