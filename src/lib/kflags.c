@@ -888,7 +888,7 @@ int fattrs_kattr_change_result(int dirfd, const char *path, unsigned at_flags, m
 	 * immutable still set the other word could not be written at all,
 	 * while append set first does not stop it (ext4, btrfs).
 	 */
-	i_first = ((c->xset & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0 &&
+	i_first = ((c->xset & FATTRS_XFLAGS_LOCKING) != 0 &&
 		   (c->xclear & FS_XFLAG_IMMUTABLE) == 0) ||
 		  (c->iclear & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0;
 	for (int step = 0; step < 2; step++) {

@@ -144,6 +144,19 @@ int fattrs_kattr_get(int dirfd, const char *path, unsigned at_flags, mode_t mode
  */
 int fattrs_kattr_test(const struct fattrs_kattr *a, const struct fattrs_kflag *f);
 
+/* The locking flags' bits in the xflags word: immutable and append. */
+#define FATTRS_XFLAGS_LOCKING (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)
+
+/**
+ * fattrs_kflag_locking() - whether @f is a locking flag (immutable,
+ * append): set, it refuses changes to the file and its other flags, and
+ * only CAP_LINUX_IMMUTABLE changes it.
+ */
+static inline bool fattrs_kflag_locking(const struct fattrs_kflag *f)
+{
+	return (f->xflag & FATTRS_XFLAGS_LOCKING) != 0;
+}
+
 /* Where flag @f is read with the fewest calls: statx(2), the xflags word or the iflags word. */
 enum fattrs_kread {
 	FATTRS_KREAD_STATX,	/* stx_attributes; stx_attributes_mask says whether the filesystem has it */

@@ -390,7 +390,7 @@ static bool each_alone(int dirfd, const char *path, unsigned at_flags, mode_t mo
 
 	for (int pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			bool on = pass != 0, locking = (k[i].xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+			bool on = pass != 0, locking = fattrs_kflag_locking(&k[i]);
 			struct fattrs_kchange one = { .xset = 0 };
 			struct fattrs_kresult one_res;
 			int r;

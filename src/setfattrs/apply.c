@@ -37,11 +37,6 @@ const char *sf_flag_name(size_t i)
 	return i < n ? sf_krow(i)->name : fattrs_fflag_info((enum fattrs_fflag)(i - n))->name;
 }
 
-static bool is_locking_flag(const struct fattrs_kflag *f)
-{
-	return (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
-}
-
 /* What a file not stat'ed offers for the fattrs flags (sf_want_nostat()). */
 static const struct fattrs_fsupport nostat_fsupport = { .user_xattr = true, .native = FATTRS_NATIVE_NONE };
 
@@ -268,13 +263,13 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 
 		if (p->state[i] != STEP_FAILED || !fattrs_kchange_has(c, f, p->on[i]))
 			continue;
-		if (r == -EPERM && is_locking_flag(f) && !fattrs_caps_have(CAP_LINUX_IMMUTABLE))
+		if (r == -EPERM && fattrs_kflag_locking(f) && !fattrs_caps_have(CAP_LINUX_IMMUTABLE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_LINUX_IMMUTABLE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
 		else if (r == -EPERM && f->iflag == FS_JOURNAL_DATA_FL && !fattrs_caps_have(CAP_SYS_RESOURCE))
 			sf_fail_flag(ctl, 0, _("cannot %s '%s' on %s: %s (changing it needs CAP_SYS_RESOURCE)"),
 				  p->on[i] ? "set" : "clear", f->name, cli_quotef(p->shown), strerror(EPERM));
-		else if (r == -EPERM && !is_locking_flag(f) &&
+		else if (r == -EPERM && !fattrs_kflag_locking(f) &&
 			 sf_fail_locked(ctl, p->dirfd, p->path, p->nofollow, p->mode, p->shown, p->on[i], f->name))
 			;	/* said */
 		else if (r == -EINVAL)
@@ -454,7 +449,7 @@ static bool dry_run_check(struct setfattrs_control *ctl, struct file_plan *p, co
 		const struct fattrs_kflag *f = sf_krow(i);
 		enum fattrs_fsanswer sup;
 		enum fattrs_state st;
-		bool locking = (f->xflag & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND)) != 0;
+		bool locking = fattrs_kflag_locking(f);
 
 		if (p->state[i] != STEP_PENDING)
 			continue;
@@ -720,7 +715,7 @@ planned:
 	 */
 	last = (struct fattrs_kchange){ .xset = 0 };
 	if (fpending) {
-		last.xset = first.xset & (FS_XFLAG_IMMUTABLE | FS_XFLAG_APPEND);
+		last.xset = first.xset & FATTRS_XFLAGS_LOCKING;
 		first.xset &= ~last.xset;
 	}
 	ok = kernel_apply(ctl, &p, &first);

@@ -98,7 +98,7 @@ static const char *locked_by(int dirfd, const char *path, bool nofollow, mode_t 
 			     FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &a) < 0)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		if ((t[i].xflag == FS_XFLAG_IMMUTABLE || t[i].xflag == FS_XFLAG_APPEND) &&
+		if (fattrs_kflag_locking(&t[i]) &&
 		    fattrs_kattr_test(&a, &t[i]) == 1) {
 			*letter = t[i].xflag == FS_XFLAG_IMMUTABLE ? "i" : "a";
 			return t[i].xflag == FS_XFLAG_IMMUTABLE ? _("immutable") : _("append-only");
