@@ -600,6 +600,16 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret);
 int fattrs_statx(int dirfd, const char *path, int flags, unsigned int mask,
 		 struct fattrs_statx_buf *ret);
 
+/**
+ * fattrs_stat_mnt() - stat(2) of @path in @dirfd (@at_flags: 0 or
+ * AT_SYMLINK_NOFOLLOW) through statx(2), so that the mount id comes with
+ * it at no cost: *@ret_mnt_id, 0 where statx or its mount id is missing
+ * (fstatat(2) then).
+ *
+ * Returns: 0, or -1 with errno set, as fstatat(2).
+ */
+int fattrs_stat_mnt(int dirfd, const char *path, unsigned at_flags, struct stat *ret, uint64_t *ret_mnt_id);
+
 /* ---------------------------------------------------------------- mounts */
 
 /**

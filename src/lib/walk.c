@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -155,36 +154,6 @@ static int pop(struct walk *w)
 	return 0;
 }
 
-/*
- * The entry @name in @dirfd, not followed: statx(2), so that its mount id
- * comes with it at no cost (fstatat(2) where statx is missing: no mount
- * id, *@ret_mnt_id 0).  0, or -1 with errno set.
- */
-static int stat_entry(int dirfd, const char *name, struct stat *ret, uint64_t *ret_mnt_id)
-{
-	struct fattrs_statx_buf stx;
-	int r = fattrs_statx(dirfd, name, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_MNT_ID, &stx);
-
-	*ret_mnt_id = 0;
-	if (r == -ENOSYS)
-		return fstatat(dirfd, name, ret, AT_SYMLINK_NOFOLLOW);
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	*ret = (struct stat){ .st_mode = stx.stx_mode, .st_ino = stx.stx_ino, .st_nlink = stx.stx_nlink,
-			      .st_uid = stx.stx_uid, .st_gid = stx.stx_gid, .st_size = (off_t)stx.stx_size,
-			      .st_blocks = (blkcnt_t)stx.stx_blocks, .st_blksize = (blksize_t)stx.stx_blksize };
-	ret->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-	ret->st_rdev = makedev(stx.stx_rdev_major, stx.stx_rdev_minor);
-	ret->st_atim = (struct timespec){ .tv_sec = stx.stx_atime.tv_sec, .tv_nsec = stx.stx_atime.tv_nsec };
-	ret->st_mtim = (struct timespec){ .tv_sec = stx.stx_mtime.tv_sec, .tv_nsec = stx.stx_mtime.tv_nsec };
-	ret->st_ctim = (struct timespec){ .tv_sec = stx.stx_ctime.tv_sec, .tv_nsec = stx.stx_ctime.tv_nsec };
-	if (stx.stx_mask & STATX_MNT_ID)
-		*ret_mnt_id = stx.stx_mnt_id;
-	return 0;
-}
-
 int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn fn, fattrs_walk_err_fn err,
 		void *arg)
 {
@@ -254,7 +223,7 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 			}
 			continue;
 		}
-		if (stat_entry(w.fd, name, &st, &mnt_id) < 0) {
+		if (fattrs_stat_mnt(w.fd, name, AT_SYMLINK_NOFOLLOW, &st, &mnt_id) < 0) {
 			/* Gone since it was listed (-ENOENT), or not to be stat'ed: said, and skipped. */
 			if (err != NULL)
 				err(w.path, negerrno(), FATTRS_WALK_ERR_ENTRY, arg);

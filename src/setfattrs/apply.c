@@ -556,7 +556,7 @@ static bool restat_file(struct setfattrs_control *ctl, int dirfd, const char *pa
 	uint64_t mnt_id;
 	struct stat st;
 
-	if (sf_stat_mnt(dirfd, path, nofollow, &st, &mnt_id) < 0) {
+	if (fattrs_stat_mnt(dirfd, path, fattrs_at_nofollow(nofollow), &st, &mnt_id) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(shown));
 		sf_report_unread(ctl, shown);
 		return false;

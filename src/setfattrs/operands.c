@@ -107,32 +107,6 @@ static void operand_dir(struct setfattrs_control *ctl, const char *file, int *re
 	*ret_name = name;
 }
 
-/*
- * The stat of @name in @dirfd and its mount id, in one statx(2) (the
- * per-mount cache is found by the id); fstatat(2) and no id where statx
- * is missing.  0, or -1 with errno set.
- */
-int sf_stat_mnt(int dirfd, const char *name, bool nofollow, struct stat *ret, uint64_t *ret_mnt_id)
-{
-	struct fattrs_statx_buf stx;
-	int r = fattrs_statx(dirfd, name, (int)fattrs_at_nofollow(nofollow),
-			     STATX_TYPE | STATX_MODE | STATX_INO | STATX_MNT_ID, &stx);
-
-	*ret_mnt_id = 0;
-	if (r == -ENOSYS)
-		return fstatat(dirfd, name, ret, (int)fattrs_at_nofollow(nofollow));
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	/* what setfattrs uses of a stat: the type and mode, the device and inode */
-	*ret = (struct stat){ .st_mode = stx.stx_mode, .st_ino = stx.stx_ino };
-	ret->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-	if (stx.stx_mask & STATX_MNT_ID)
-		*ret_mnt_id = stx.stx_mnt_id;
-	return 0;
-}
-
 /* One operand: the file itself, then, with -R and a directory, everything below it. */
 bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 {
@@ -158,7 +132,7 @@ bool setfattrs_operand(struct setfattrs_control *ctl, const char *file)
 		if (away)
 			ctl->nostat = -1;
 	}
-	if (sf_stat_mnt(dirfd, name, ctl->nofollow, &st, &mnt_id) < 0) {
+	if (fattrs_stat_mnt(dirfd, name, fattrs_at_nofollow(ctl->nofollow), &st, &mnt_id) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(file));
 		sf_report_unread(ctl, file);
 		return false;

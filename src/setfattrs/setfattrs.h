@@ -132,7 +132,6 @@ void sf_report_partial(const struct setfattrs_control *ctl, const struct file_pl
 
 /* operands.c: operands, -R and --reference */
 void sf_leave_dir(struct setfattrs_control *ctl);
-int sf_stat_mnt(int dirfd, const char *name, bool nofollow, struct stat *ret, uint64_t *ret_mnt_id);
 bool setfattrs_operand(struct setfattrs_control *ctl, const char *file);
 void sf_reference_ops(struct setfattrs_control *ctl);
 
