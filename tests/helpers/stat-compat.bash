@@ -11,6 +11,8 @@
 #                         the same.  Environment variables pass through.
 #   make_fixtures DIR     every file type and hostile names in DIR, with
 #                         fixed times (see below)
+#   make_locale NAME      the locale NAME (de_DE.UTF-8) made with localedef
+#                         in the test's own LOCPATH, or skip saying why
 #
 # The file's times are set to fixed values and every file is read once
 # first, so that no access (relatime) moves an atime between the two runs.
@@ -106,4 +108,16 @@ make_fixtures() {
 		readlink link dangling 'link to dir' >/dev/null
 		ls -la . dir sticky >/dev/null
 	)
+}
+
+# make_locale NAME (de_DE.UTF-8): NAME made with localedef in this test's own
+# LOCPATH (nothing on the machine changes), or skip saying why.
+make_locale() {
+	local name=$1
+	require_cmd localedef
+	[[ -r /usr/share/i18n/locales/${name%%.*} ]] || skip "needs the locales package's source of ${name%%.*} for localedef"
+	mkdir -p "$BATS_TEST_TMPDIR/locale"
+	localedef -i "${name%%.*}" -f UTF-8 "$BATS_TEST_TMPDIR/locale/$name" >/dev/null 2>&1 ||
+		skip "localedef cannot make $name"
+	export LOCPATH=$BATS_TEST_TMPDIR/locale
 }

@@ -174,18 +174,6 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	run -0 same_as_gnu -- nobody-owned
 }
 
-# make_locale NAME (de_DE.UTF-8): NAME made with localedef in this test's own
-# LOCPATH (nothing on the machine changes), or skip saying why.
-make_locale() {
-	local name=$1
-	require_cmd localedef
-	[[ -r /usr/share/i18n/locales/${name%%.*} ]] || skip "needs the locales package's source of ${name%%.*} for localedef"
-	mkdir -p "$BATS_TEST_TMPDIR/locale"
-	localedef -i "${name%%.*}" -f UTF-8 "$BATS_TEST_TMPDIR/locale/$name" >/dev/null 2>&1 ||
-		skip "localedef cannot make $name"
-	export LOCPATH=$BATS_TEST_TMPDIR/locale
-}
-
 @test "thousands grouping (the ' flag) and the decimal point in a locale that has them" {
 	local loc=en_US.UTF-8
 	make_locale "$loc"
