@@ -4,7 +4,10 @@
 #
 #   stat_compat_setup     in setup(): two directories of one symlink each,
 #                         both named "stat": one to /usr/bin/stat, one to
-#                         the built xstat, so both say "stat:" in messages
+#                         the built xstat, so both say "stat:" in messages;
+#                         with STAT_COMPAT_LOCALE set (de_DE.UTF-8), that
+#                         locale made (make_locale) and exported as LC_ALL
+#                         for both, instead of common.bash's C
 #   same_as_gnu ARG...    run "stat ARG..." through both in the current
 #                         directory; fail showing the difference unless
 #                         stdout, stderr and exit status are byte for byte
@@ -12,7 +15,8 @@
 #   make_fixtures DIR     every file type and hostile names in DIR, with
 #                         fixed times (see below)
 #   make_locale NAME      the locale NAME (de_DE.UTF-8) made with localedef
-#                         in the test's own LOCPATH, or skip saying why
+#                         once per .bats file, in a LOCPATH of the file's
+#                         own, or skip saying why
 #
 # The file's times are set to fixed values and every file is read once
 # first, so that no access (relatime) moves an atime between the two runs.
@@ -30,6 +34,13 @@ stat_compat_setup() {
 	ln -sf "$GNU_STAT" "$STAT_GNU_DIR/stat"
 	ln -sf "$FATTRS_BUILDDIR/xstat" "$STAT_OURS_DIR/stat"
 	export STAT_GNU_DIR STAT_OURS_DIR STAT_CMP_DIR
+	case ${STAT_COMPAT_LOCALE:-C} in
+	C | POSIX) ;;
+	*)
+		make_locale "$STAT_COMPAT_LOCALE"
+		export LC_ALL=$STAT_COMPAT_LOCALE
+		;;
+	esac
 }
 
 # same_as_gnu ARG...: see above.  $STAT_STDIN, if set, is a file both read
@@ -110,14 +121,21 @@ make_fixtures() {
 	)
 }
 
-# make_locale NAME (de_DE.UTF-8): NAME made with localedef in this test's own
-# LOCPATH (nothing on the machine changes), or skip saying why.
+# make_locale NAME (de_DE.UTF-8): NAME made with localedef in a LOCPATH of
+# this .bats file's own (nothing on the machine changes), once for all its
+# tests, or skip saying why.
 make_locale() {
-	local name=$1
-	require_cmd localedef
-	[[ -r /usr/share/i18n/locales/${name%%.*} ]] || skip "needs the locales package's source of ${name%%.*} for localedef"
-	mkdir -p "$BATS_TEST_TMPDIR/locale"
-	localedef -i "${name%%.*}" -f UTF-8 "$BATS_TEST_TMPDIR/locale/$name" >/dev/null 2>&1 ||
-		skip "localedef cannot make $name"
-	export LOCPATH=$BATS_TEST_TMPDIR/locale
+	local name=$1 dir=$BATS_FILE_TMPDIR/locale
+	[[ $name == *_*.UTF-8 ]] || skip "make_locale makes LANGUAGE_TERRITORY.UTF-8 locales, not '$name'"
+	if [[ ! -d $dir/$name ]]; then
+		require_cmd localedef
+		[[ -r /usr/share/i18n/locales/${name%%.*} ]] ||
+			skip "needs the locales package's source of ${name%%.*} for localedef"
+		mkdir -p "$dir"
+		localedef -i "${name%%.*}" -f UTF-8 "$dir/$name" >/dev/null 2>&1 || {
+			rm -rf "${dir:?}/$name"
+			skip "localedef cannot make $name"
+		}
+	fi
+	export LOCPATH=$dir
 }

@@ -5,6 +5,12 @@
 # (tests/helpers/stat-compat.bash).  Every file type, hostile names, every
 # directive alone and combined, flags, widths, precisions, escapes, the
 # default and terse outputs, messages and option errors.
+#
+# make check runs it in the C locale.  To run every comparison in another
+# locale, in GNU's words from coreutils' catalog (the locale is made with
+# localedef in the file's own temporary directory, or the tests skip):
+#   STAT_COMPAT_LOCALE=de_DE.UTF-8 make -C build check TESTS=tests/xstat/gnu-compat.bats
+# (fr_FR.UTF-8 likewise).  The tests that set LC_ALL themselves keep theirs.
 # bats file_tags=xstat
 
 bats_require_minimum_version 1.5.0
