@@ -760,26 +760,12 @@ int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dir
 			     unsigned at_flags, struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type);
 
 /**
- * fattrs_mntcache_fsupport_dev() - fattrs_mntcache_fsupport() for a caller
- * that knows a file's device, not its mount id: the mount of the first file
- * met of device @dev (a statx(2) of the file @dirfd, @path and @at_flags name)
- * answers for every file of that device (what a filesystem keeps is its
- * superblock's: bind mounts of it agree).
- * @ret_type: as for fattrs_mntcache_fsupport()
- *
- * Returns: 0, or -errno (of the statx, or as fattrs_fsupport_probe()).
- */
-int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path,
-				 unsigned at_flags, struct fattrs_fsupport *ret,
-				 const struct fattrs_fstype **ret_type);
-
-/**
  * fattrs_mntcache_kchange() - change a file's kernel flags
  * (fattrs_kattr_change_result()) with the read-back rule and the retries
  * every caller needs.
- * @dev, @mode: the file's device and st_mode; 0 and 0 for a file not
- *        stat'ed, only where fattrs_mounts_flags_trusted() said 1, or
- *        fattrs_mounts_flags_trusted_at() of @dirfd with
+ * @mnt_id, @mode: the file's mount id (0 if not known) and st_mode; 0 and
+ *        0 for a file not stat'ed, only where fattrs_mounts_flags_trusted()
+ *        said 1, or fattrs_mounts_flags_trusted_at() of @dirfd with
  *        FATTRS_KCHANGE_SAME_MOUNT
  * @flags: FATTRS_KCHANGE_BY_NAME, FATTRS_KCHANGE_SAME_MOUNT, both or 0 (the
  *        read-back is this function's)
@@ -788,10 +774,12 @@ int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd
  *        file keeps no kernel flags at all
  *
  * The read-back rule: a change of nodump, noatime or sync only, each of
- * which was seen kept on this device for this file type before, is not
+ * which was seen kept on this mount for this file type before, is not
  * read back (a filesystem that kept one on a file of a type keeps it on
  * every such file); the first of each is, and every change on a
- * filesystem where a server decides per file (FUSE, network).  When the
+ * filesystem where a server decides per file (FUSE, network), of a type
+ * the table does not know, or on a mount not known (@mnt_id 0, @mode not
+ * 0).  When the
  * filesystem refuses a change of several flags (tmpfs refuses the whole
  * write for one it does not have), each is tried alone (clears, sets,
  * then immutable and append), so that what can be is applied and @ret
@@ -801,7 +789,7 @@ int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd
  * nothing needed writing, -EOPNOTSUPP if some of it is not (see @ret), or
  * -errno as fattrs_kattr_change() (-EINVAL for other @flags).
  */
-int fattrs_mntcache_kchange(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path, unsigned at_flags,
+int fattrs_mntcache_kchange(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path, unsigned at_flags,
 			    mode_t mode, const struct fattrs_kchange *change, unsigned flags, struct fattrs_kresult *ret);
 
 /* ------------------------------------------------------------ tree walk */

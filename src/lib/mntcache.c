@@ -13,31 +13,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+/*
+ * The read-back trust rule, for one file type on one mount: the xflags bits
+ * seen kept after a change that was read back.
+ */
+struct trust {
+	uint32_t bits;		/* FS_XFLAG_* seen kept (set or cleared as asked) */
+	bool known;		/* whether @trusted was decided */
+	bool trusted;		/* false: never (a server decides per file, or the mount is not known) */
+};
 
 struct entry {
 	struct fattrs_mntinfo info;
 	bool info_known;	/* looked up in the mount table (only when asked: it loads libmount) */
 	bool fsupport_known;
 	struct fattrs_fsupport fsupport;
-	dev_t dev;		/* its device, once a file of it was met by device */
-	bool dev_known;
 	const struct fattrs_fstype *by_magic;	/* its row by statfs(2) magic, once asked */
 	bool by_magic_known;
-};
-
-/*
- * The read-back trust rule: the xflags bits a device was seen to keep, per
- * file type, after a change that was read back.
- */
-struct trust {
-	dev_t dev;
-	mode_t type;		/* S_IFMT bits */
-	uint32_t bits;		/* FS_XFLAG_* seen kept (set or cleared as asked) */
-	int trusted;		/* -1 not known yet, 0 never (a server decides per file), 1 */
+	struct trust trust[16];	/* by file type: (st_mode & S_IFMT) >> 12 */
 };
 
 /*
@@ -55,8 +52,6 @@ struct fattrs_mntcache {
 	struct entry *e;
 	size_t n, alloc;
 	size_t last;		/* the entry found last: the next file is likely on it */
-	struct trust *trust;
-	size_t ntrust;
 };
 
 struct fattrs_mntcache *fattrs_mntcache_new(struct fattrs_mounts *mounts)
@@ -84,7 +79,6 @@ struct fattrs_mntcache *fattrs_mntcache_free(struct fattrs_mntcache *c)
 	if (c->own_mounts)
 		(void)fattrs_mounts_free(c->mounts);
 	free(c->e);
-	free(c->trust);
 	free(c);
 	return NULL;
 }
@@ -201,35 +195,42 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 	return 0;
 }
 
-/* The row of @e's statfs(2) magic, asked once (a file on it: @dirfd, @path, @at_flags). */
+/*
+ * The row of @e's statfs(2) magic, asked once (a file on it: @dirfd, @path,
+ * @at_flags); not kept when the file could not be asked.  A symbolic link
+ * not followed is asked of its own filesystem, not its target's.
+ */
 static const struct fattrs_fstype *by_magic(struct entry *e, int dirfd, const char *path, unsigned at_flags)
 {
 	struct statfs sfs;
+	int fd = -1, r;
 
-	if (!e->by_magic_known) {
-		e->by_magic = statfs_at(dirfd, path != NULL ? path : "", at_flags, &sfs) == 0 ?
-			      fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
-		e->by_magic_known = true;
+	if (e->by_magic_known)
+		return e->by_magic;
+	if (path == NULL)
+		path = "";
+	if ((at_flags & AT_SYMLINK_NOFOLLOW) && path[0] != '\0') {
+		fd = fattrs_openat(dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+		r = fd < 0 ? fd : statfs_at(fd, "", AT_EMPTY_PATH, &sfs);
+		if (fd >= 0)
+			(void)close(fd);
+	} else {
+		r = statfs_at(dirfd, path, at_flags, &sfs);
 	}
+	if (r < 0)
+		return NULL;
+	e->by_magic = fattrs_fstype_by_magic((uint32_t)sfs.f_type);
+	e->by_magic_known = true;
 	return e->by_magic;
 }
 
 int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
 			     unsigned at_flags, struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type)
 {
-	struct entry *e;
+	struct entry unknown = { .info = { .mnt_id = 0 } };	/* mount id 0: asked every time */
+	struct entry *e = mnt_id != 0 ? entry_for(c, mnt_id) : &unknown;
 	int r;
 
-	if (mnt_id == 0) {
-		struct statfs sfs;
-
-		r = fattrs_fsupport_probe(dirfd, path, at_flags, ret);
-		if (r == 0 && ret_type != NULL)
-			*ret_type = statfs_at(dirfd, path != NULL ? path : "", at_flags, &sfs) == 0 ?
-				    fattrs_fstype_by_magic((uint32_t)sfs.f_type) : NULL;
-		return r;
-	}
-	e = entry_for(c, mnt_id);
 	if (e == NULL)
 		return -ENOMEM;
 	if (!e->fsupport_known) {
@@ -249,102 +250,33 @@ struct fattrs_mounts *fattrs_mntcache_mounts(struct fattrs_mntcache *c)
 	return c->mounts;
 }
 
-int fattrs_mntcache_fsupport_dev(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path,
-				 unsigned at_flags, struct fattrs_fsupport *ret,
-				 const struct fattrs_fstype **ret_type)
-{
-	struct fattrs_statx_buf stx;
-	struct entry *e = NULL;
-	int r;
-
-	for (size_t i = 0; i < c->n; i++) {
-		if (c->e[i].dev_known && c->e[i].dev == dev) {
-			e = &c->e[i];
-			break;
-		}
-	}
-	if (e == NULL) {
-		/* the first file of this device: its mount */
-		r = fattrs_statx(dirfd, path, at_flags, STATX_MNT_ID, &stx);
-		if (r < 0)
-			return r;
-		e = entry_for(c, (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0);
-		if (e == NULL)
-			return -ENOMEM;
-		e->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-		e->dev_known = true;
-	}
-	if (!e->fsupport_known) {
-		r = fattrs_fsupport_probe(dirfd, path, at_flags, &e->fsupport);
-		if (r < 0)
-			return r;
-		e->fsupport_known = true;
-	}
-	*ret = e->fsupport;
-	if (ret_type != NULL)
-		*ret_type = by_magic(e, dirfd, path, at_flags);
-	return 0;
-}
-
 /* ------------------------------------------------ the read-back rule */
 
 /*
- * The trust record of device @dev and file type @mode, made on first use
- * (NULL: out of memory).  Device 0, type 0: a file not stat'ed, where
- * every mount is trusted (fattrs_mounts_flags_trusted()).
+ * Whether @c may skip the read-back of @ch on a file of type @mode on the
+ * mount of @e (mount id 0: not known): only trusted xflags bits, each seen
+ * kept on this mount for this file type before (so the first change of
+ * each flag on each mount is read back), never where a server decides or
+ * the mount is not known.  Mode 0 is a file not stat'ed, on a mount of a
+ * type that is trusted (fattrs_mounts_flags_trusted()).
  */
-static struct trust *trust_for(struct fattrs_mntcache *c, dev_t dev, mode_t mode)
-{
-	struct trust *t;
-
-	for (size_t i = 0; i < c->ntrust; i++) {
-		if (c->trust[i].dev == dev && c->trust[i].type == (mode & S_IFMT))
-			return &c->trust[i];
-	}
-	t = realloc(c->trust, (c->ntrust + 1) * sizeof(*t));
-	if (t == NULL)
-		return NULL;
-	c->trust = t;
-	t[c->ntrust] = (struct trust){ .dev = dev, .type = mode & S_IFMT, .trusted = -1 };
-	return &t[c->ntrust++];
-}
-
-/* Whether the filesystem of @path in @dirfd is of a type whose server decides per file. */
-static bool on_remote(int dirfd, const char *path, unsigned at_flags)
-{
-	const struct fattrs_fstype *t;
-	struct statfs sfs;
-	int fd = openat(dirfd, path, O_PATH | O_CLOEXEC | ((at_flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0));
-	bool remote = true;	/* cannot tell: read back */
-
-	if (fd < 0)
-		return remote;
-	if (fstatfs(fd, &sfs) == 0)
-		remote = (t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) != NULL && t->remote;
-	(void)close(fd);
-	return remote;
-}
-
-/*
- * Whether @c may skip the read-back: only trusted xflags bits, each seen
- * kept on this device for this file type before (so the first change of
- * each flag on each filesystem is read back), never where a server
- * decides.
- */
-static bool kept_before(struct fattrs_mntcache *c, dev_t dev, mode_t mode, int dirfd, const char *path,
-			unsigned at_flags, const struct fattrs_kchange *ch)
+static bool kept_before(struct entry *e, mode_t mode, int dirfd, const char *path, unsigned at_flags,
+			const struct fattrs_kchange *ch)
 {
 	uint32_t x = ch->xset | ch->xclear;
-	struct trust *t;
+	struct trust *t = &e->trust[(mode & S_IFMT) >> 12];
 
 	if ((ch->iset | ch->iclear) != 0 || x == 0 || (x & ~TRUSTED_XFLAGS) != 0)
 		return false;
-	t = trust_for(c, dev, mode);
-	if (t == NULL)
-		return false;
-	if (t->trusted < 0)
-		t->trusted = mode == 0 || !on_remote(dirfd, path, at_flags);
-	return t->trusted == 1 && (x & ~t->bits) == 0;
+	if (!t->known) {
+		const struct fattrs_fstype *type;
+
+		t->trusted = mode == 0 ||
+			     (e->info.mnt_id != 0 && (type = by_magic(e, dirfd, path, at_flags)) != NULL &&
+			      !type->remote);
+		t->known = true;
+	}
+	return t->trusted && (x & ~t->bits) == 0;
 }
 
 /*
@@ -354,13 +286,11 @@ static bool kept_before(struct fattrs_mntcache *c, dev_t dev, mode_t mode, int d
  * been written), so this filesystem holds it.  A clear among other bits
  * may have found its bit clear already, and proves nothing.
  */
-static void kept_seen(struct fattrs_mntcache *c, dev_t dev, mode_t mode, const struct fattrs_kchange *ch)
+static void kept_seen(struct entry *e, mode_t mode, const struct fattrs_kchange *ch)
 {
-	struct trust *t = trust_for(c, dev, mode);
+	struct trust *t = &e->trust[(mode & S_IFMT) >> 12];
 	uint32_t x = ch->xset | ch->xclear;
 
-	if (t == NULL)
-		return;
 	t->bits |= ch->xset & TRUSTED_XFLAGS;
 	if (ch->xset == 0 && (x & (x - 1)) == 0)
 		t->bits |= x & TRUSTED_XFLAGS;
@@ -430,21 +360,23 @@ static size_t kchange_count(const struct fattrs_kchange *k)
 	return count;
 }
 
-int fattrs_mntcache_kchange(struct fattrs_mntcache *c, dev_t dev, int dirfd, const char *path, unsigned at_flags,
+int fattrs_mntcache_kchange(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path, unsigned at_flags,
 			    mode_t mode, const struct fattrs_kchange *change, unsigned flags, struct fattrs_kresult *ret)
 {
 	struct fattrs_kresult res = { .dropped = { .xset = 0 } };
 	struct fattrs_kattr any;
+	struct entry *e;
 	bool trust;
 	int r;
 
 	if ((flags & ~(FATTRS_KCHANGE_BY_NAME | FATTRS_KCHANGE_SAME_MOUNT)) != 0)
 		return -EINVAL;
-	trust = kept_before(c, dev, mode, dirfd, path, at_flags, change);
+	e = entry_for(c, mnt_id);	/* 0: one entry for every file of no known mount */
+	trust = e != NULL && kept_before(e, mode, dirfd, path, at_flags, change);
 	r = fattrs_kattr_change_result(dirfd, path, at_flags, mode, change,
 				       flags | (trust ? FATTRS_KCHANGE_NO_READBACK : 0), &res);
-	if (r == 1 && !trust)
-		kept_seen(c, dev, mode, change);
+	if (r == 1 && !trust && e != NULL)
+		kept_seen(e, mode, change);
 	if (r == -EOPNOTSUPP) {
 		res.no_flags = fattrs_kattr_get(dirfd, path, at_flags, mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
 						&any) == -EOPNOTSUPP;

@@ -68,12 +68,8 @@ static int fsupport_of(struct setfattrs_control *ctl, const struct file_plan *p,
 	mc = sf_mntcache(ctl);
 	if (mc == NULL)
 		return -ENOMEM;
-	/* by the mount id the file's stat gave; by device for a file stat'ed only after a failure */
-	if (p->mnt_id != 0)
-		return fattrs_mntcache_fsupport(mc, p->mnt_id, p->dirfd, p->path, fattrs_at_nofollow(p->nofollow),
-						ret, ret_type);
-	return fattrs_mntcache_fsupport_dev(mc, p->dev, p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), ret,
-					    ret_type);
+	return fattrs_mntcache_fsupport(mc, p->mnt_id, p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), ret,
+					ret_type);
 }
 
 int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret)
@@ -163,7 +159,7 @@ bool sf_want_nostat(struct setfattrs_control *ctl)
 }
 
 /*
- * For a file that was not stat'ed (sf_want_nostat()): its type and device,
+ * For a file that was not stat'ed (sf_want_nostat()): its type and mount,
  * after a failed change, for the messages.  False (and said, as before a
  * change) when it cannot be stat'ed.
  */
@@ -173,13 +169,12 @@ static bool plan_stat(struct setfattrs_control *ctl, struct file_plan *p)
 
 	if (p->mode != 0)
 		return true;
-	if (fstatat(p->dirfd, p->path, &st, fattrs_at_nofollow(p->nofollow)) < 0) {
+	if (fattrs_stat_mnt(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), &st, &p->mnt_id) < 0) {
 		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(p->shown));
 		p->unstat = true;
 		return false;
 	}
 	p->mode = st.st_mode;
-	p->dev = st.st_dev;
 	return true;
 }
 
@@ -199,7 +194,7 @@ static bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, con
 		return true;
 	mc = sf_mntcache(ctl);
 	r = mc == NULL ? -ENOMEM :
-	    fattrs_mntcache_kchange(mc, p->dev, p->dirfd, p->path, atf, p->mode, c,
+	    fattrs_mntcache_kchange(mc, p->mnt_id, p->dirfd, p->path, atf, p->mode, c,
 				    (p->byname ? FATTRS_KCHANGE_BY_NAME : 0) |
 				    (p->same_mount ? FATTRS_KCHANGE_SAME_MOUNT : 0), &res);
 	if (r == -EXDEV && p->same_mount) {
@@ -591,7 +586,6 @@ static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *pa
 	int r;
 
 	p.mode = st != NULL ? st->st_mode : 0;
-	p.dev = st != NULL ? st->st_dev : 0;
 	p.mnt_id = st != NULL ? mnt_id : 0;
 	p.same_mount = by_dir_mount(ctl, st);
 

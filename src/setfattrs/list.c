@@ -66,7 +66,6 @@ int sf_list_main(struct setfattrs_control *ctl, const char *file)
 		if (stx.stx_mask & STATX_MNT_ID)
 			(void)sf_mount_info(ctl, stx.stx_mnt_id, &mi);
 		p.mode = stx.stx_mode;
-		p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 		p.mnt_id = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0;
 		kerr = fattrs_kattr_get(AT_FDCWD, file, fattrs_at_nofollow(ctl->nofollow), p.mode,
 					FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &ka);

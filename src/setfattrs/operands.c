@@ -193,7 +193,6 @@ void sf_reference_ops(struct setfattrs_control *ctl)
 	if (r < 0)
 		cli_die(CLI_EXIT_FAILURE, -r, _("cannot stat %s"), cli_quotef(rfile));
 	p.mode = stx.stx_mode;
-	p.dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
 	p.mnt_id = (stx.stx_mask & STATX_MNT_ID) ? stx.stx_mnt_id : 0;
 	/* what RFILE's mount keeps (keeps NULL: a type not measured, or not known) */
 	if (stx.stx_mask & STATX_MNT_ID)

@@ -82,7 +82,6 @@ struct file_plan {
 	bool same_mount;	/* not stat'ed, judged by dirfd's mount (FATTRS_KCHANGE_SAME_MOUNT) */
 	bool crossed;		/* ... and its name led, or may lead, off that mount: stat it */
 	mode_t mode;
-	dev_t dev;
 	uint64_t mnt_id;	/* its mount, 0 if not known */
 	bool on[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];
 	unsigned char state[FATTRS_KFLAGS_MAX + FATTRS_NFFLAGS];

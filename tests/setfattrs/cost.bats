@@ -239,6 +239,24 @@ assert_per_file() {
 	assert_line --index 1 'get 4'
 }
 
+@test "files stat'ed (-v): the read-back rule is kept per mount, so a bind mount of the same tmpfs has a first read-back of its own" {
+	require_root "mount overlayfs"
+	fs_require tmpfs
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" && mkdir lo up wk ov a b c && touch a/f1 a/f2 c/f1 c/f2 &&
+			mount -t overlay ov -o lowerdir=lo,upperdir=up,workdir=wk ov && mount --bind c b || exit 1
+		FAULT_NOTRACE= trace_run ../t setfattrs -v +nodump a/f1 a/f2 b/f1 b/f2 >/dev/null || exit 1
+		echo "stat $(grep -cE "(newfstatat|stat|lstat|statx)\([^,]+, \"f[0-9]\"" ../t)"
+		echo "get $(grep -cE "syscall_0x1d4\(" ../t)"
+		lsattr a/f1 a/f2 b/f1 b/f2
+		umount b ov'
+	assert_line --index 0 'stat 4'
+	# each file read before (-v) and before its change, and one read-back on a, one on b
+	assert_line --index 1 'get 10'
+	assert_line --index 2 --regexp '^-+d-+ a/f1$'
+	assert_line --index 5 --regexp '^-+d-+ b/f2$'
+}
+
 @test "a FUSE mount elsewhere (bindfs) costs nothing on tmpfs: still 2 calls per file, no stat; a symlink followed is read back, the mount point and files on the FUSE mount are stat'ed" {
 	require_root "mount tmpfs, bindfs"
 	require_cmd strace

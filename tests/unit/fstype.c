@@ -135,6 +135,7 @@ static void test_mntcache__kchange_each_alone(const char *fstype)
 	struct fattrs_kresult res;
 	struct fattrs_kattr a;
 	struct stat st;
+	uint64_t mnt_id;
 	char path[PATH_MAX];
 	int fd, r;
 
@@ -148,7 +149,8 @@ static void test_mntcache__kchange_each_alone(const char *fstype)
 		(void)close(fd);
 	(void)fattrs_kchange_add(&ch, fattrs_kflag_find("sync"), true);
 	(void)fattrs_kchange_add(&ch, fattrs_kflag_find("nodump"), true);
-	r = stat(path, &st) == 0 ? fattrs_mntcache_kchange(c, st.st_dev, topfd, "k", 0, st.st_mode, &ch, 0, &res) : -1;
+	r = fattrs_stat_mnt(topfd, "k", 0, &st, &mnt_id) == 0 ?
+	    fattrs_mntcache_kchange(c, mnt_id, topfd, "k", 0, st.st_mode, &ch, 0, &res) : -1;
 	is_int(r, -EOPNOTSUPP, "tmpfs: +sync,nodump: not all of it in effect");
 	is_int(fattrs_kresult_fate(&res, fattrs_kflag_find("nodump"), true), FATTRS_KFATE_DONE,
 	       "... nodump applied, tried alone");
