@@ -517,6 +517,18 @@ int fattrs_new_file_mode(int dirfd, const char *dir, mode_t mode, mode_t *ret);
 int fattrs_path_resolve(int dirfd, const char *path, char **ret);
 
 /**
+ * fattrs_readlink() - the target of the symbolic link @path in @dirfd
+ * (readlinkat(2); "" for a link open as @dirfd with O_PATH|O_NOFOLLOW),
+ * into a buffer grown until it fits: @size_hint (st_size, 0 if not known)
+ * is only where to start, for st_size is 0 for /proc's links and on some
+ * FUSE filesystems.
+ * @ret: the target, for the caller to free(3)
+ *
+ * Returns: 0, or -errno (-ENAMETOOLONG past 1 MiB).
+ */
+int fattrs_readlink(int dirfd, const char *path, uint64_t size_hint, char **ret);
+
+/**
  * fattrs_openat() - openat(2) of a file named by a path, asked once more
  * where the first answer is ESTALE, as the kernel does for NFS.  On a
  * network filesystem (GlusterFS's FUSE client) a name another client has

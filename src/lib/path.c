@@ -118,14 +118,9 @@ out:
 	return r;
 }
 
-/*
- * The target of the link open as @fd (O_PATH|O_NOFOLLOW), read into a
- * buffer grown until it fits: st_size is not to be trusted (0 for /proc's
- * links and on some FUSE filesystems).
- */
-static int read_link(int fd, char **ret)
+int fattrs_readlink(int dirfd, const char *path, uint64_t size_hint, char **ret)
 {
-	size_t size = 256;
+	size_t size = size_hint > 0 && size_hint < 4096 ? (size_t)size_hint + 1 : 256;
 
 	for (;;) {
 		char *buf = malloc(size);
@@ -133,7 +128,7 @@ static int read_link(int fd, char **ret)
 
 		if (buf == NULL)
 			return -ENOMEM;
-		n = readlinkat(fd, "", buf, size);
+		n = readlinkat(dirfd, path, buf, size);
 		if (n < 0) {
 			int r = -errno;
 
@@ -184,7 +179,7 @@ static int follow_once(int dirfd, const char *cur, char **ret_next)
 		r = -EACCES;
 		goto out;
 	}
-	r = read_link(lfd, &target);
+	r = fattrs_readlink(lfd, "", 0, &target);
 	if (r < 0 || target == NULL)
 		goto out;
 	if (target[0] == '/') {

@@ -127,37 +127,6 @@ void set_buf(struct fmt_ctx *c, char *s)
 	c->buf = s;
 }
 
-char *read_link(int dirfd, const char *path, uint64_t size_hint)
-{
-	size_t size = size_hint > 0 && size_hint < 4096 ? (size_t)size_hint + 1 : 256;
-	char *buf = NULL;
-
-	for (;;) {
-		char *nb = realloc(buf, size);
-		ssize_t n;
-
-		if (nb == NULL) {
-			free(buf);
-			errno = ENOMEM;
-			return NULL;
-		}
-		buf = nb;
-		n = readlinkat(dirfd, path, buf, size);
-		if (n < 0) {
-			int e = errno;
-
-			free(buf);
-			errno = e;
-			return NULL;
-		}
-		if ((size_t)n < size) {
-			buf[n] = '\0';
-			return buf;
-		}
-		size *= 2;
-	}
-}
-
 /* The per-file lookups of @f, fresh when @f is another file than last time. */
 struct file_lookups *lookups_of(struct fmt_file *f)
 {

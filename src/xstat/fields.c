@@ -300,14 +300,15 @@ static int get_target(struct fmt_file *f, const struct fmt_directive *d, union f
 	unsigned flags;
 	int dirfd;
 	char *buf;
+	int r;
 
 	(void)d;
 	if (!has(f, STATX_TYPE) || !S_ISLNK(f->stx->stx_mode))
 		return FMT_VALUE_NA;
 	at_args(f, &dirfd, &path, &flags);
-	buf = read_link(dirfd, path, f->stx->stx_size);
-	if (buf == NULL) {
-		cli_warn(errno, _("cannot read symbolic link %s"), qname(f));
+	r = fattrs_readlink(dirfd, path, f->stx->stx_size, &buf);
+	if (r < 0) {
+		cli_warn(-r, _("cannot read symbolic link %s"), qname(f));
 		v->s = "?";
 		return FMT_VALUE_ERR;
 	}

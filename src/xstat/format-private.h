@@ -76,11 +76,6 @@ struct fmt_ctx {
 /* The name of user or group @id, looked up once per id per run. */
 const char *id_name(struct id_cache *c, unsigned int id, bool group);
 void set_buf(struct fmt_ctx *c, char *s);
-/*
- * The target of the symbolic link @path in @dirfd, whose size statx gave
- * as @size (0: not known): malloc'ed and NUL-terminated, or NULL with errno.
- */
-char *read_link(int dirfd, const char *path, uint64_t size);
 /* The per-file lookups of @f, fresh when @f is another file than last time. */
 struct file_lookups *lookups_of(struct fmt_file *f);
 /* The file's name for messages. */

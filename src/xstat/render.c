@@ -235,10 +235,11 @@ static bool render_directive(const struct piece *p, struct fmt_file *file, struc
 
 		out_str(b, &p->sp, p->spec, cli_quotearg(v.s, (enum cli_quoting_style)file->ctx->quoting));
 		if (S_ISLNK(stx->stx_mode)) {
-			char *buf = read_link(AT_FDCWD, v.s, stx->stx_size);
+			char *buf;
+			int lr = fattrs_readlink(AT_FDCWD, v.s, stx->stx_size, &buf);
 
-			if (buf == NULL) {
-				cli_warn(errno, _("cannot read symbolic link %s"),
+			if (lr < 0) {
+				cli_warn(-lr, _("cannot read symbolic link %s"),
 					 cli_quotearg(v.s, CLI_QS_SHELL_ESCAPE_ALWAYS));
 				return false;
 			}
