@@ -478,6 +478,17 @@ enum {
 int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret_failed);
 
 /**
+ * fattrs_preserve_stat() - fattrs_preserve() for a source the caller could
+ * not open (an unreadable file to replace): its owner, group and mode from
+ * @src (statx(2) with STATX_BASIC_STATS); its xattrs cannot be read, so
+ * FATTRS_PRESERVE_XATTR fails with -EACCES.
+ *
+ * Returns: as fattrs_preserve().
+ */
+int fattrs_preserve_stat(const struct fattrs_statx_buf *src, int dst_fd, unsigned int what,
+			 unsigned int *ret_failed);
+
+/**
  * fattrs_preserve_kflags() - give @dst_fd, while it is still empty, the
  * kernel flags of the file @path that say how its data is kept: nodump,
  * noatime, sync, nocow (which only an empty file takes), compress,

@@ -28,24 +28,25 @@ static int xattr_check(const char *name, struct error_context *ctx)
 	return attr_copy_action(name, ctx) != ATTR_ACTION_SKIP;
 }
 
-int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret_failed)
+/*
+ * fattrs_preserve() for a source of owner @uid:@gid and mode @mode, open as
+ * @src_fd, or not open (-1): then its xattrs cannot be read (-EACCES).
+ */
+static int preserve_as(uid_t uid, gid_t gid, mode_t mode, int src_fd, int dst_fd, unsigned int what,
+		       unsigned int *ret_failed)
 {
-	struct stat st;
 	unsigned int failed = 0;
 	int first = 0;
 
-	if (fstat(src_fd, &st) < 0)
-		return negerrno();
-
 	if (what & FATTRS_PRESERVE_OWNER) {
-		if (fchown(dst_fd, st.st_uid, st.st_gid) < 0) {
+		if (fchown(dst_fd, uid, gid) < 0) {
 			int r = negerrno();
 
 			/*
 			 * As cp(1) does: keep at least the group if we may.  Its
 			 * own failure adds nothing: the owner already failed.
 			 */
-			bool group_kept = fchown(dst_fd, (uid_t)-1, st.st_gid) == 0;
+			bool group_kept = fchown(dst_fd, (uid_t)-1, gid) == 0;
 
 			(void)group_kept;
 			failed |= FATTRS_PRESERVE_OWNER;
@@ -54,18 +55,20 @@ int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret
 	}
 	if (what & FATTRS_PRESERVE_XATTR) {
 		errno = 0;
-		if (attr_copy_fd("", src_fd, "", dst_fd, xattr_check, NULL) != 0) {
+		if (src_fd < 0) {
+			failed |= FATTRS_PRESERVE_XATTR;
+			first = first ? first : -EACCES;
+		} else if (attr_copy_fd("", src_fd, "", dst_fd, xattr_check, NULL) != 0) {
 			failed |= FATTRS_PRESERVE_XATTR;
 			first = first ? first : negerrno();
 		}
 	}
 	if (what & FATTRS_PRESERVE_MODE) {
-		mode_t mode = st.st_mode & 07777;
-
 		struct stat dst;
 
+		mode &= 07777;
 		/* Set-id bits only ever go with the owner and group they were set for. */
-		if (fstat(dst_fd, &dst) < 0 || dst.st_uid != st.st_uid || dst.st_gid != st.st_gid)
+		if (fstat(dst_fd, &dst) < 0 || dst.st_uid != uid || dst.st_gid != gid)
 			mode &= ~(mode_t)(S_ISUID | S_ISGID);
 		if (fchmod(dst_fd, mode) < 0) {
 			failed |= FATTRS_PRESERVE_MODE;
@@ -75,6 +78,21 @@ int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret
 	if (ret_failed != NULL)
 		*ret_failed = failed;
 	return first;
+}
+
+int fattrs_preserve(int src_fd, int dst_fd, unsigned int what, unsigned int *ret_failed)
+{
+	struct stat st;
+
+	if (fstat(src_fd, &st) < 0)
+		return negerrno();
+	return preserve_as(st.st_uid, st.st_gid, st.st_mode, src_fd, dst_fd, what, ret_failed);
+}
+
+int fattrs_preserve_stat(const struct fattrs_statx_buf *src, int dst_fd, unsigned int what,
+			 unsigned int *ret_failed)
+{
+	return preserve_as(src->stx_uid, src->stx_gid, src->stx_mode, -1, dst_fd, what, ret_failed);
 }
 
 /*

@@ -31,30 +31,9 @@ static bool output_attributes(const struct tmpcreate_control *ctl, const struct 
 
 	if (ctl->mode_set)
 		what &= ~(unsigned int)FATTRS_PRESERVE_MODE;
-	if (what != 0 && old_fd >= 0) {
-		r = fattrs_preserve(old_fd, new_fd, what, &failed);
-	} else if (what != 0) {
-		if ((what & FATTRS_PRESERVE_OWNER) && fchown(new_fd, old->stx_uid, old->stx_gid) < 0) {
-			r = -errno;
-			failed |= FATTRS_PRESERVE_OWNER;
-		}
-		if (what & FATTRS_PRESERVE_MODE) {
-			mode_t mode = old->stx_mode & 07777;
-			struct stat now;
-
-			/* Set-id bits only ever go with the owner and group they were set for. */
-			if (fstat(new_fd, &now) < 0 || now.st_uid != old->stx_uid || now.st_gid != old->stx_gid)
-				mode &= ~(mode_t)(S_ISUID | S_ISGID);
-			if (fchmod(new_fd, mode) < 0) {
-				r = r ? r : -errno;
-				failed |= FATTRS_PRESERVE_MODE;
-			}
-		}
-		if (what & FATTRS_PRESERVE_XATTR) {
-			r = r ? r : -EACCES;
-			failed |= FATTRS_PRESERVE_XATTR;
-		}
-	}
+	if (what != 0)
+		r = old_fd >= 0 ? fattrs_preserve(old_fd, new_fd, what, &failed)
+				: fattrs_preserve_stat(old, new_fd, what, &failed);
 	/* By default keep what the caller may; what --preserve names must be kept. */
 	if (failed != 0 && ctl->preserve_set) {
 		for (size_t i = 0; i < sizeof(preserve_keywords) / sizeof(preserve_keywords[0]); i++) {

@@ -441,6 +441,23 @@ kflags_kept_on() {
 	assert_equal "$(stat -c '%a %U' f) $(cat f)" "711 nobody new"
 }
 
+@test "FILE's owner cannot be given back: its group still is where the caller may (as cp does), readable or not" {
+	require_root "act as two users"
+	require_cmd setpriv
+	mkdir d && chmod 0777 d
+	echo old >d/readable
+	echo old >d/unreadable
+	chown 0:100 d/readable d/unreadable
+	chmod 0644 d/readable
+	chmod 0600 d/unreadable
+	cd d
+	for f in readable unreadable; do
+		run -0 --separate-stderr setpriv --reuid=nobody --regid=nogroup --groups=100 tmpcreate -o $f <<<new
+		assert_equal "$stderr" ""
+	done
+	assert_equal "$(stat -c '%n %U %g %a' readable unreadable)" "$(printf '%s\n' 'readable nobody 100 644' 'unreadable nobody 100 600')"
+}
+
 @test "--if-changed with the same bytes but another -m: the mode is set in place, content and mtime untouched" {
 	echo same >f
 	chmod 600 f
