@@ -18,6 +18,25 @@
 #include "command.h"
 #include "inherit.h"
 #include "buf.h"
+
+/* The exit status for an exec(3) that failed with @err: 127 not found, 126 found but not run. */
+static int exec_status(int err)
+{
+	return err == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE;
+}
+
+int cli_command_exec(const char *const *cmd)
+{
+	int err;
+
+	(void)fflush(stdout);
+	cli_exec_restore();
+	execvp(cmd[0], (char *const *)(uintptr_t)cmd);
+	err = errno;
+	cli_warn(err, _("cannot run %s"), cli_quote(cmd[0]));
+	return exec_status(err);
+}
+
 pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit)
 {
 	int errpipe[2];
@@ -44,7 +63,7 @@ pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit)
 		execvp(cmd[0], (char *const *)(uintptr_t)cmd);
 		err = errno;
 		(void)!write(errpipe[1], &err, sizeof(err));
-		_exit(err == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE);
+		_exit(exec_status(err));
 	}
 	err = errno;
 	if (pid > 0)
@@ -64,7 +83,7 @@ pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit)
 	if (n == (ssize_t)sizeof(err)) {
 		(void)cli_command_wait(pid);
 		cli_warn(err, _("cannot run %s"), cli_quote(cmd[0]));
-		*ret_exit = err == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE;
+		*ret_exit = exec_status(err);
 		return -1;
 	}
 	return pid;

@@ -18,6 +18,13 @@
  */
 pid_t cli_command_start(const char *const *cmd, int out_fd, int *ret_exit);
 
+/*
+ * Replace the program by COMMAND, with what the program inherited
+ * (cli_exec_restore()), stdout flushed first.  Returns only when it
+ * cannot be run: the error reported, and 127 (not found) or 126.
+ */
+int cli_command_exec(const char *const *cmd);
+
 /* Wait for COMMAND: its exit status as a shell reports it (128 + signal when killed). */
 int cli_command_wait(pid_t pid);
 

@@ -78,14 +78,10 @@ int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 		if (argv[i] == NULL)
 			cli_die(CLI_EXIT_CANCELED, 0, _("memory exhausted"));
 	}
-	(void)fflush(stdout);
-	cli_exec_restore();
-	execvp(argv[0], (char *const *)(uintptr_t)argv);
-	r = errno;
-	cli_warn(r, _("cannot run %s"), cli_quote(argv[0]));
+	r = cli_command_exec(argv);
 	for (size_t i = 0; i < n; i++)
 		free((void *)(uintptr_t)argv[i]);
 	free(argv);
-	return r == ENOENT ? CLI_EXIT_ENOENT : CLI_EXIT_CANNOT_INVOKE;
+	return r;
 }
 
