@@ -633,6 +633,20 @@ int fattrs_statx(int dirfd, const char *path, int flags, unsigned int mask,
  */
 int fattrs_stat_mnt(int dirfd, const char *path, unsigned at_flags, struct stat *ret, uint64_t *ret_mnt_id);
 
+struct statfs;
+
+/**
+ * fattrs_statfs() - statfs(2) of the file @dirfd and @path name, following
+ * a symbolic link as statfs(2) does.
+ * @at_flags: 0, or AT_EMPTY_PATH for @dirfd's own file when @path is ""
+ *            (the working directory for AT_FDCWD)
+ *
+ * Returns: 0, or -errno as statfs(2): -ENOENT for a @path of "" without
+ * AT_EMPTY_PATH, -EACCES, -ENOTDIR, -ELOOP, -ENOSYS where the file system
+ * has no statfs.
+ */
+int fattrs_statfs(int dirfd, const char *path, unsigned at_flags, struct statfs *ret);
+
 /* ---------------------------------------------------------------- mounts */
 
 /**

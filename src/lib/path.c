@@ -294,3 +294,10 @@ int statfs_at(int dirfd, const char *path, unsigned atf, struct statfs *ret)
 	(void)close(fd);
 	return r;
 }
+
+int fattrs_statfs(int dirfd, const char *path, unsigned at_flags, struct statfs *ret)
+{
+	if (path[0] == '\0' && !(at_flags & AT_EMPTY_PATH))
+		return -ENOENT;
+	return statfs_at(dirfd, path, at_flags, ret);
+}

@@ -121,7 +121,8 @@ static bool selinux_enabled(void)
 	const struct fattrs_fstype *t;
 	struct statfs sfs;
 
-	return statfs("/sys/fs/selinux", &sfs) == 0 && (t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) != NULL &&
+	return fattrs_statfs(AT_FDCWD, "/sys/fs/selinux", 0, &sfs) == 0 &&
+	       (t = fattrs_fstype_by_magic((uint32_t)sfs.f_type)) != NULL &&
 	       t->name != NULL && strcmp(t->name, "selinuxfs") == 0;
 }
 
@@ -244,14 +245,16 @@ static bool do_statfs(struct run *r, const char *name)
 	struct statfs sfs;
 	struct fmt_file file = { .name = name, .sfs = &sfs, .ctx = r->ctx };
 	bool ok;
+	int e;
 
 	if (strcmp(name, "-") == 0) {
 		cli_warn(0, _("using %s to denote standard input does not work in file system mode"),
 			 cli_quotearg(name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 		return false;
 	}
-	if (statfs(name, &sfs) != 0) {
-		cli_warn(errno, _("cannot read file system information for %s"),
+	e = fattrs_statfs(AT_FDCWD, name, 0, &sfs);
+	if (e < 0) {
+		cli_warn(-e, _("cannot read file system information for %s"),
 			 cli_quotearg(name, CLI_QS_SHELL_ESCAPE_ALWAYS));
 		return false;
 	}

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/path.c: joining and splitting paths as mktemp(1) does, reading links. */
+/* Unit tests for src/lib/path.c: joining and splitting paths as mktemp(1) does, reading links, statfs(2). */
 #include "config.h"
 
 #include "fattrs.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/statfs.h>
 
 #include "fixture.h"
+
+/* statfs(2) f_type of procfs (linux/magic.h). */
+#define PROC_MAGIC 0x9fa0
 
 static void join_is(const char *dir, const char *name, const char *want)
 {
@@ -98,9 +103,40 @@ static void test_path__readlink_grows_past_the_hint(void)
 	(void)unlinkat(topfd, "f", 0);
 }
 
+/* statfs(2) of "" is ENOENT, as the kernel says, unless AT_EMPTY_PATH names the descriptor's own file. */
+static void test_path__statfs_empty_name(void)
+{
+	struct statfs want, got;
+
+	is_int(fattrs_statfs(AT_FDCWD, "", 0, &got), -ENOENT, "statfs of \"\" is ENOENT");
+	is_int(fattrs_statfs(topfd, "", 0, &got), -ENOENT, "statfs of \"\" in a directory is ENOENT");
+	if (fstatfs(topfd, &want) < 0) {
+		skip_n(2, "fstatfs(2) of the test directory failed");
+		return;
+	}
+	is_int(fattrs_statfs(topfd, "", AT_EMPTY_PATH, &got), 0, "statfs of \"\" with AT_EMPTY_PATH succeeds");
+	tap_ok(memcmp(&got.f_fsid, &want.f_fsid, sizeof(want.f_fsid)) == 0 && got.f_type == want.f_type,
+	       "statfs of \"\" with AT_EMPTY_PATH is the descriptor's file system");
+}
+
+/* A name is followed, as statfs(2) follows it, relative to a descriptor too. */
+static void test_path__statfs_follows_names(void)
+{
+	struct statfs got;
+
+	if (symlinkat("/proc", topfd, "to-proc") < 0) {
+		skip_n(4, "symlink(2) failed in the test directory");
+		return;
+	}
+	is_int(fattrs_statfs(topfd, "to-proc", 0, &got), 0, "statfs of a symlink in a directory succeeds");
+	is_int(got.f_type, PROC_MAGIC, "statfs of a symlink to /proc is procfs's");
+	is_int(fattrs_statfs(AT_FDCWD, "/proc/self", 0, &got), 0, "statfs of an absolute name succeeds");
+	is_int(fattrs_statfs(topfd, "missing", 0, &got), -ENOENT, "statfs of a missing name is ENOENT");
+}
+
 int main(void)
 {
-	if (!top_plan(top_make("path"), 15))
+	if (!top_plan(top_make("path"), 23))
 		return 1;
 	test_path__join_drops_trailing_slashes();
 	test_path__join_adds_one_slash();
@@ -109,5 +145,7 @@ int main(void)
 	test_path__dir_of_top_level_is_root();
 	test_path__dir_without_slash_is_dot();
 	test_path__readlink_grows_past_the_hint();
+	test_path__statfs_empty_name();
+	test_path__statfs_follows_names();
 	return top_done();
 }

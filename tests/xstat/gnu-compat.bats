@@ -161,6 +161,7 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	done
 	run -0 same_as_gnu -f -c '%T' /proc /sys /dev /dev/pts /run /
 	run -0 same_as_gnu -f nothing -
+	run -0 same_as_gnu -f -c '%n %t %i' -- '' link 'link to dir' dangling regular/ dir/.. /proc/self
 }
 
 @test "%m walks up like GNU stat, from files, directories and symlinks" {
