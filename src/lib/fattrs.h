@@ -829,6 +829,26 @@ int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dir
 int fattrs_mntcache_kchange(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path, unsigned at_flags,
 			    mode_t mode, const struct fattrs_kchange *change, unsigned flags, struct fattrs_kresult *ret);
 
+/* ------------------------------------------------------ extended attributes */
+
+/**
+ * fattrs_xattr_get() - the value of the extended attribute @name of the
+ * file @dirfd and @path name, read as the fattrs(7) flags are read:
+ * getxattrat(2), else the path calls (doc/design.md §3).  Implemented in
+ * fflags.c, with the calls the flags use.
+ * @at_flags:  AT_SYMLINK_NOFOLLOW for a symbolic link's own attribute,
+ *             AT_EMPTY_PATH for @dirfd's own file, or 0
+ * @ret_value: a malloc()ed copy of the value, with a NUL after it (a value
+ *             may hold NULs of its own)
+ * @ret_len:   if not NULL, the value's length, the added NUL not counted
+ *
+ * Returns: 0, or -errno: -ENODATA (no such attribute), -EOPNOTSUPP (none
+ * on this file or file system), -ENOENT, -EACCES, -ENOTDIR, -ELOOP,
+ * -ENOMEM, -EINVAL for other @at_flags.
+ */
+int fattrs_xattr_get(int dirfd, const char *path, unsigned at_flags, const char *name, char **ret_value,
+		     size_t *ret_len);
+
 /* ------------------------------------------------------------ tree walk */
 
 /* fattrs_walk() flags. */

@@ -333,6 +333,48 @@ static ssize_t xlistxattr(int dirfd, const char *path, unsigned atf, char *buf, 
 	return (ssize_t)xattr_call(XLIST, dirfd, path, atf, NULL, buf, size);
 }
 
+/* The first guess of fattrs_xattr_get(): a security context fits, and most other values. */
+#define XATTR_GET_FIRST 256
+
+int fattrs_xattr_get(int dirfd, const char *path, unsigned at_flags, const char *name, char **ret_value,
+		     size_t *ret_len)
+{
+	char *buf = NULL;
+	size_t size = XATTR_GET_FIRST;
+	ssize_t n;
+
+	if ((at_flags & ~AT_ALLOWED) != 0)
+		return -EINVAL;
+	for (;;) {
+		char *p = realloc(buf, size + 1);
+
+		if (p == NULL) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = p;
+		n = xgetxattr(dirfd, path, at_flags, name, buf, size);
+		if (n >= 0 || errno != ERANGE)
+			break;
+		/* Grown since the first call: ask its size, then read again. */
+		n = xgetxattr(dirfd, path, at_flags, name, NULL, 0);
+		if (n < 0)
+			break;
+		size = (size_t)n + 1;
+	}
+	if (n < 0) {
+		int r = negerrno();
+
+		free(buf);
+		return r;
+	}
+	buf[n] = '\0';
+	*ret_value = buf;
+	if (ret_len != NULL)
+		*ret_len = (size_t)n;
+	return 0;
+}
+
 /* The kernel allows user.* xattrs only on these (fs/xattr.c xattr_permission()). */
 static bool type_can_carry(mode_t mode)
 {

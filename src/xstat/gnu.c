@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -73,40 +72,19 @@ static int get_ctime_human(struct fmt_file *f, const struct fmt_directive *d, un
 /* %C: the SELinux context, "?" (and a message) when there is none. */
 static int get_context(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
-	char *buf = NULL;
-	ssize_t n = 0;
-	size_t size = 256;
+	char *ctx;
+	int e;
 
 	(void)d;
-	for (;;) {
-		char *p = realloc(buf, size + 1);
-
-		if (p == NULL) {
-			n = -1;
-			errno = ENOMEM;
-			break;
-		}
-		buf = p;
-		n = f->ctx->follow ? getxattr(f->name, "security.selinux", buf, size)
-				   : lgetxattr(f->name, "security.selinux", buf, size);
-		if (n >= 0 || errno != ERANGE)
-			break;
-		n = f->ctx->follow ? getxattr(f->name, "security.selinux", NULL, 0)
-				   : lgetxattr(f->name, "security.selinux", NULL, 0);
-		if (n < 0)
-			break;
-		size = (size_t)n + 1;
-	}
-	if (n < 0) {
-		cli_warn(errno, _("failed to get security context of %s"),
+	e = fattrs_xattr_get(AT_FDCWD, f->name, fattrs_at_nofollow(!f->ctx->follow), "security.selinux", &ctx, NULL);
+	if (e < 0) {
+		cli_warn(-e, _("failed to get security context of %s"),
 			 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));
-		free(buf);
 		v->s = "?";
 		return FMT_VALUE_ERR;
 	}
-	buf[n] = '\0';
-	set_buf(f->ctx, buf);
-	v->s = buf;
+	set_buf(f->ctx, ctx);
+	v->s = ctx;
 	return FMT_VALUE_OK;
 }
 

@@ -677,6 +677,60 @@ static void test_fflags__many(void)
 	left_only("f", NULL);
 }
 
+/*
+ * fattrs_xattr_get(): any attribute's whole value, by the calls the flags
+ * use and by the path calls, a symbolic link followed or not.
+ */
+enum { N_XGET_ONE = 3, N_XGET = 6 + 2 * N_XGET_ONE + 1 };
+/* More than the library's first guess (256), and it fits an ext4 of 1 KiB blocks with its name. */
+#define BIG_VALUE 600
+static bool xget_is(int dirfd, const char *path, unsigned atf, const char *want, size_t want_len)
+{
+	char *v = NULL;
+	size_t len = 0;
+	bool ok = fattrs_xattr_get(dirfd, path, atf, "user.test", &v, &len) == 0 && len == want_len &&
+		  memcmp(v, want, len) == 0 && v[len] == '\0';
+
+	free(v);
+	return ok;
+}
+
+static void xattr_get_one(const char *how, const char *big)
+{
+	tap_ok(xget_is(topfd, "f", 0, "abc", 3), "%s: a name in a directory: its value and length", how);
+	tap_ok(xget_is(topfd, "big", AT_SYMLINK_NOFOLLOW, big, BIG_VALUE),
+	       "%s: a value longer than the first guess, NULs in it, is read whole", how);
+	tap_ok(xget_is(topfd, "l", 0, "abc", 3), "%s: a symbolic link is followed", how);
+}
+
+static void test_fflags__xattr_get(void)
+{
+	char big[BIG_VALUE];
+	char *v = NULL;
+
+	if (skip_unless(fsup.user_xattr, N_XGET - 1, NO_XATTR))
+		return;
+	memset(big, 'x', sizeof(big));
+	big[10] = '\0';
+	if (fail_unless(make_file("f") && make_file("big") && symlinkat("f", topfd, "l") == 0 &&
+				xset(tp("f"), "user.test", "abc", 3) && xset(tp("big"), "user.test", big, sizeof(big)),
+			N_XGET - 2, "no files", "make files with user.test: %s", strerror(errno)))
+		return;
+	xattr_get_one("getxattrat", big);
+	fattrs_fflag_force_path(true);
+	xattr_get_one("path calls", big);
+	fattrs_fflag_force_path(false);
+	tap_ok(xget_is(AT_FDCWD, tp("f"), AT_SYMLINK_NOFOLLOW, "abc", 3), "an absolute name");
+	is_int(fattrs_xattr_get(topfd, "l", AT_SYMLINK_NOFOLLOW, "user.test", &v, NULL), -ENODATA,
+	       "a symbolic link's own: -ENODATA");
+	is_int(fattrs_xattr_get(topfd, "f", 0, "user.none", &v, NULL), -ENODATA, "an attribute not there: -ENODATA");
+	is_int(fattrs_xattr_get(topfd, "missing", 0, "user.test", &v, NULL), -ENOENT, "a missing name: -ENOENT");
+	is_int(fattrs_xattr_get(topfd, "f", AT_NO_AUTOMOUNT, "user.test", &v, NULL), -EINVAL,
+	       "at_flags other than AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH: -EINVAL");
+	tap_ok(v == NULL, "a failed call leaves the value alone");
+	left_only("f", "big", "l", NULL);
+}
+
 /* ntfs-3g: system.ntfs_attrib keeps OFFLINE only; both sources at once. */
 enum { N_NTFS = 10 };
 static void test_fflags__ntfs(void)
@@ -892,7 +946,7 @@ int main(int argc, char **argv)
 	if (r == 0)
 		r = fattrs_fsupport_probe(AT_FDCWD, topdir, AT_SYMLINK_NOFOLLOW, &fsup);
 	if (!top_plan(r, N_TABLE + N_VALUE + N_CAPS + N_SETCLEAR + N_VALUES + N_UNKNOWN + N_OPP + N_ABSENT +
-			     N_SPECIAL + N_MISSING + N_AT + N_MANY + N_NTFS + N_NONE))
+			     N_SPECIAL + N_MISSING + N_AT + N_MANY + N_XGET + N_NTFS + N_NONE))
 		return 1;
 	can_carry = fsup.user_xattr || fsup.native != FATTRS_NATIVE_NONE;
 	find_native_keeps();
@@ -913,6 +967,7 @@ int main(int argc, char **argv)
 	test_fflags__missing();
 	test_fflags__at();
 	test_fflags__many();
+	test_fflags__xattr_get();
 	test_fflags__ntfs();
 	test_fflags__unsupported_fs();
 	return top_done();
