@@ -73,10 +73,16 @@ static int get_ctime_human(struct fmt_file *f, const struct fmt_directive *d, un
 static int get_context(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	char *ctx;
+	size_t len;
 	int e;
 
 	(void)d;
-	e = fattrs_xattr_get(AT_FDCWD, f->name, fattrs_at_nofollow(!f->ctx->follow), "security.selinux", &ctx, NULL);
+	e = fattrs_xattr_get(AT_FDCWD, f->name, fattrs_at_nofollow(!f->ctx->follow), "security.selinux", &ctx, &len);
+	if (e == 0 && len == 0) {
+		/* libselinux's getfilecon(), GNU's: an empty context is no context */
+		free(ctx);
+		e = -EOPNOTSUPP;
+	}
 	if (e < 0) {
 		cli_warn(-e, _("failed to get security context of %s"),
 			 cli_quotearg(f->name, CLI_QS_SHELL_ESCAPE_ALWAYS));

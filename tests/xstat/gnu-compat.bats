@@ -175,6 +175,18 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	run -0 same_as_gnu -L -c '%C' -- link dangling
 }
 
+@test "%C of a security.selinux value: as it is up to a NUL, and an empty one is GNU's 'Operation not supported'" {
+	require_root
+	require_cmd setfattr
+	setfattr -n security.selinux -v 'system_u:object_r:etc_t:s0' regular 2>/dev/null ||
+		skip "security.selinux cannot be set here (SELinux checks contexts, or no security xattrs)"
+	setfattr -n security.selinux -v '""' empty || fail "cannot set an empty security.selinux"
+	setfattr -n security.selinux -v 0x6100620063 dir || fail "cannot set a security.selinux with a NUL in it"
+	setfattr -h -n security.selinux -v 'a:link' link || fail "cannot set security.selinux on a symlink"
+	run -0 same_as_gnu -c '%n|%C|%-30C|%.3C' -- regular empty dir link
+	run -0 same_as_gnu -L -c '%n|%C' -- regular empty dir link
+}
+
 @test "%U and %G for ids with no name" {
 	require_root
 	touch nobody-owned
