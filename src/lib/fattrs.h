@@ -731,6 +731,52 @@ int fattrs_mounts_flags_trusted(struct fattrs_mounts *m);
  */
 int fattrs_mounts_flags_trusted_at(struct fattrs_mounts *m, int dirfd);
 
+/* Where fattrs_mntpoint_find() stopped, with the errno it returned. */
+enum fattrs_mntpoint_err {
+	FATTRS_MNTPOINT_ERR_CWD = 1,	/* the working directory cannot be kept */
+	FATTRS_MNTPOINT_ERR_ENTER,	/* @start cannot be entered */
+	FATTRS_MNTPOINT_ERR_STAT,	/* @start, entered, cannot be stat'ed */
+	FATTRS_MNTPOINT_ERR_STAT_UP,	/* the ".." of a directory on the way cannot be stat'ed */
+	FATTRS_MNTPOINT_ERR_ENTER_UP,	/* the ".." of a directory on the way cannot be entered */
+	FATTRS_MNTPOINT_ERR_NAME,	/* the mount point found has no name (deleted, unreachable) */
+};
+
+/**
+ * struct fattrs_mntpoint - what fattrs_mntpoint_find() found.
+ * @path:     the mount point, malloc()ed; NULL when the call failed
+ * @start:    the directory the walk started from (the file itself, or its
+ *            directory), malloc()ed, for messages; may be NULL
+ * @err:      where the walk stopped, when the call failed
+ * @back_err: 0, or the errno that returning to the working directory
+ *            gave (GNU stat stops there)
+ */
+struct fattrs_mntpoint {
+	char *path;
+	char *start;
+	enum fattrs_mntpoint_err err;
+	int back_err;
+};
+
+/**
+ * fattrs_mntpoint_find() - the mount point GNU stat(1) 9.1's %m names:
+ * from @file's directory (@file itself if @is_dir) up through ".." while
+ * the device stays the same, as gnulib's find_mount_point() walks, so
+ * that the same permissions apply.  Without its bind mount lookup: a bind
+ * mount of a directory of the same file system is walked out of.
+ * @file:   the file, as named on the command line
+ * @is_dir: whether it is a directory (followed, if it is a symbolic link
+ *          that is followed)
+ * @ret:    what was found; fattrs_mntpoint_release() it, whatever the call
+ *          returned
+ *
+ * Returns: 0, or -errno with @ret->err saying where it stopped: -ENOENT,
+ * -EACCES, -ENOTDIR, -ELOOP, -ENOMEM, ...
+ */
+int fattrs_mntpoint_find(const char *file, bool is_dir, struct fattrs_mntpoint *ret);
+
+/** fattrs_mntpoint_release() - free what @mp holds (not @mp itself). */
+void fattrs_mntpoint_release(struct fattrs_mntpoint *mp);
+
 /* ---------------------------------------------------- what a mount keeps */
 
 /**

@@ -283,3 +283,85 @@ int fattrs_mounts_flags_trusted_at(struct fattrs_mounts *m, int dirfd)
 	r = fattrs_mounts_each(m, not_trusted_below, dir);
 	return r < 0 ? r : r == 0;
 }
+
+/* gnulib's dir_name(): @file without its last component, "." if none. */
+static char *dir_name(const char *file)
+{
+	size_t len = strlen(file), end = len, base;
+
+	while (end > 0 && file[end - 1] == '/')
+		end--;
+	base = end;
+	while (base > 0 && file[base - 1] != '/')
+		base--;
+	if (end == 0)	/* all slashes: the root */
+		return strdup(len > 0 ? "/" : ".");
+	while (base > 0 && file[base - 1] == '/')
+		base--;
+	if (base == 0)
+		return strdup(file[0] == '/' ? "/" : ".");
+	return strndup(file, base);
+}
+
+int fattrs_mntpoint_find(const char *file, bool is_dir, struct fattrs_mntpoint *ret)
+{
+	struct stat last, st;
+	int cwd, r = 0;
+
+	*ret = (struct fattrs_mntpoint){ .path = NULL };
+	cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cwd < 0) {
+		ret->err = FATTRS_MNTPOINT_ERR_CWD;
+		return negerrno();
+	}
+	ret->start = is_dir ? strdup(file) : dir_name(file);
+	if (ret->start == NULL) {
+		r = -ENOMEM;
+		goto done;
+	}
+	if (chdir(ret->start) < 0) {
+		ret->err = FATTRS_MNTPOINT_ERR_ENTER;
+		r = negerrno();
+		(void)close(cwd);
+		return r;
+	}
+	if (stat(".", &last) < 0) {
+		ret->err = FATTRS_MNTPOINT_ERR_STAT;
+		r = negerrno();
+		goto done;
+	}
+	for (;;) {
+		if (stat("..", &st) < 0) {
+			ret->err = FATTRS_MNTPOINT_ERR_STAT_UP;
+			r = negerrno();
+			goto done;
+		}
+		if (st.st_dev != last.st_dev || st.st_ino == last.st_ino)
+			break;
+		if (chdir("..") < 0) {
+			ret->err = FATTRS_MNTPOINT_ERR_ENTER_UP;
+			r = negerrno();
+			goto done;
+		}
+		last = st;
+	}
+	ret->path = getcwd(NULL, 0);
+	if (ret->path == NULL) {
+		ret->err = FATTRS_MNTPOINT_ERR_NAME;
+		r = negerrno();
+	}
+done:
+	if (fchdir(cwd) < 0)
+		ret->back_err = errno;
+	(void)close(cwd);
+	return r;
+}
+
+void fattrs_mntpoint_release(struct fattrs_mntpoint *mp)
+{
+	if (mp == NULL)
+		return;
+	free(mp->path);
+	free(mp->start);
+	*mp = (struct fattrs_mntpoint){ .path = NULL };
+}

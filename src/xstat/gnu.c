@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * GNU stat 9.1's letter directives (%a ... %Z, and -f's %a ... %T): their
- * table, their getters and the mount-point walk of %m.
+ * table and their getters.
  */
 #include "config.h"
 
@@ -94,99 +94,44 @@ static int get_context(struct fmt_file *f, const struct fmt_directive *d, union 
 	return FMT_VALUE_OK;
 }
 
-/* gnulib's dir_name(): FILE without its last component, "." if none. */
-static char *dir_name(const char *file)
-{
-	size_t len = strlen(file), end = len, base;
-
-	while (end > 0 && file[end - 1] == '/')
-		end--;
-	base = end;
-	while (base > 0 && file[base - 1] != '/')
-		base--;
-	if (end == 0)	/* all slashes: the root */
-		return strdup(len > 0 ? "/" : ".");
-	while (base > 0 && file[base - 1] == '/')
-		base--;
-	if (base == 0)
-		return strdup(file[0] == '/' ? "/" : ".");
-	return strndup(file, base);
-}
-
 /*
- * The mount point GNU stat's %m shows: from the file's directory (the file
- * itself for a directory) up through ".." while the device stays the
- * same.  Moves through the tree with chdir(2) as gnulib's
- * find_mount_point() does (so the same permissions apply), and comes back.
+ * GNU's words for where the %m walk stopped; "?" and no message where the
+ * mount point has no name.  GNU stops where it cannot come back to the
+ * working directory.
  */
-static char *find_mount_point(const char *file, unsigned int mode)
+static void mount_point_warn(const struct fattrs_mntpoint *mp, int e)
 {
-	struct stat last, st;
-	char *mp = NULL;
-	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	const char *start = mp->start != NULL ? mp->start : "";
 
-	if (cwd < 0) {
-		cli_warn(errno, _("cannot get current directory"));
-		return NULL;
+	switch (mp->err) {
+	case FATTRS_MNTPOINT_ERR_CWD:
+		cli_warn(-e, _("cannot get current directory"));
+		break;
+	case FATTRS_MNTPOINT_ERR_ENTER:
+		cli_warn(-e, _("cannot change to directory %s"), cli_quotearg(start, CLI_QS_SHELL_ESCAPE_ALWAYS));
+		break;
+	case FATTRS_MNTPOINT_ERR_STAT:
+		cli_warn(-e, _("cannot stat current directory (now %s)"),
+			 cli_quotearg(start, CLI_QS_SHELL_ESCAPE_ALWAYS));
+		break;
+	case FATTRS_MNTPOINT_ERR_STAT_UP:
+		cli_warn(-e, _("cannot stat %s"), cli_quotearg("..", CLI_QS_SHELL_ESCAPE_ALWAYS));
+		break;
+	case FATTRS_MNTPOINT_ERR_ENTER_UP:
+		cli_warn(-e, _("cannot change to directory %s"), cli_quotearg("..", CLI_QS_SHELL_ESCAPE_ALWAYS));
+		break;
+	case FATTRS_MNTPOINT_ERR_NAME:
+		break;
 	}
-	if (S_ISDIR(mode)) {
-		if (chdir(file) < 0) {
-			cli_warn(errno, _("cannot change to directory %s"),
-				 cli_quotearg(file, CLI_QS_SHELL_ESCAPE_ALWAYS));
-			close(cwd);
-			return NULL;
-		}
-		if (stat(".", &last) < 0) {
-			cli_warn(errno, _("cannot stat current directory (now %s)"),
-				 cli_quotearg(file, CLI_QS_SHELL_ESCAPE_ALWAYS));
-			goto done;
-		}
-	} else {
-		char *dir = dir_name(file);
-
-		if (dir == NULL)
-			goto done;
-		if (chdir(dir) < 0) {
-			cli_warn(errno, _("cannot change to directory %s"),
-				 cli_quotearg(dir, CLI_QS_SHELL_ESCAPE_ALWAYS));
-			free(dir);
-			close(cwd);
-			return NULL;
-		}
-		if (stat(".", &last) < 0) {
-			cli_warn(errno, _("cannot stat current directory (now %s)"),
-				 cli_quotearg(dir, CLI_QS_SHELL_ESCAPE_ALWAYS));
-			free(dir);
-			goto done;
-		}
-		free(dir);
-	}
-	for (;;) {
-		if (stat("..", &st) < 0) {
-			cli_warn(errno, _("cannot stat %s"), cli_quotearg("..", CLI_QS_SHELL_ESCAPE_ALWAYS));
-			goto done;
-		}
-		if (st.st_dev != last.st_dev || st.st_ino == last.st_ino)
-			break;
-		if (chdir("..") < 0) {
-			cli_warn(errno, _("cannot change to directory %s"),
-				 cli_quotearg("..", CLI_QS_SHELL_ESCAPE_ALWAYS));
-			goto done;
-		}
-		last = st;
-	}
-	mp = getcwd(NULL, 0);
-done:
-	if (fchdir(cwd) < 0)
-		cli_die(CLI_EXIT_FAILURE, errno, _("failed to return to initial working directory"));
-	close(cwd);
-	return mp;
+	if (mp->back_err != 0)
+		cli_die(CLI_EXIT_FAILURE, mp->back_err, _("failed to return to initial working directory"));
 }
 
 static int get_mount_point(struct fmt_file *f, const struct fmt_directive *d, union fmt_value *v)
 {
 	unsigned int mode = f->stx->stx_mode;
-	char *mp;
+	struct fattrs_mntpoint mp;
+	int e;
 
 	(void)d;
 	if (f->ctx->follow || !S_ISLNK(mode)) {
@@ -200,13 +145,17 @@ static int get_mount_point(struct fmt_file *f, const struct fmt_directive *d, un
 		}
 		free(resolved);
 	}
-	mp = find_mount_point(f->name, mode);
-	if (mp == NULL) {
+	e = fattrs_mntpoint_find(f->name, S_ISDIR(mode), &mp);
+	if (e < 0 || mp.back_err != 0) {
+		mount_point_warn(&mp, e);
+		fattrs_mntpoint_release(&mp);
 		v->s = "?";
 		return FMT_VALUE_ERR;
 	}
-	set_buf(f->ctx, mp);
-	v->s = mp;
+	set_buf(f->ctx, mp.path);
+	v->s = mp.path;
+	mp.path = NULL;
+	fattrs_mntpoint_release(&mp);
 	return FMT_VALUE_OK;
 }
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/mount.c and statx.c: mount ids to mount table entries. */
+/* Unit tests for src/lib/mount.c and statx.c: mount ids to mount table entries, mount points walked up to. */
 #include "config.h"
 
 #include "fattrs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -176,9 +178,89 @@ static void test_mount__proc_has_fstype_proc(void)
 	m = fattrs_mounts_free(m);
 }
 
+/*
+ * The mount point of the test directory, found with names: its real path
+ * cut at the last directory whose parent is on another device (or is
+ * itself, at "/").  NULL when something cannot be stat'ed.
+ */
+static char *mount_point_by_names(void)
+{
+	char *path = realpath(topdir, NULL), *slash;
+	struct stat here, up;
+
+	if (path == NULL || stat(path, &here) < 0)
+		goto fail;
+	for (;;) {
+		slash = strrchr(path, '/');
+		if (slash == NULL || (slash == path && path[1] == '\0'))
+			return path;
+		*slash = '\0';
+		if (stat(slash == path ? "/" : path, &up) < 0)
+			goto fail;
+		if (up.st_dev != here.st_dev) {
+			*slash = '/';
+			return path;
+		}
+		if (slash == path)
+			return strcpy(path, "/");
+		here = up;
+	}
+fail:
+	free(path);
+	return NULL;
+}
+
+/* One walk: its return, the mount point found and the directory it started from. */
+static void mntpoint_is(const char *file, bool is_dir, int want_r, const char *want_path, const char *want_start)
+{
+	struct fattrs_mntpoint mp;
+	int r = fattrs_mntpoint_find(file, is_dir, &mp);
+
+	tap_ok(r == want_r && (want_path == NULL ? mp.path == NULL : mp.path != NULL && strcmp(mp.path, want_path) == 0) &&
+		       mp.start != NULL && strcmp(mp.start, want_start) == 0 && mp.back_err == 0,
+	       "the mount point of '%s' (%s) is %s, walked up from '%s'", file, is_dir ? "a directory" : "a file",
+	       want_path != NULL ? want_path : "none", want_start);
+	if (r != want_r || mp.back_err != 0)
+		printf("#   returned %d (%s), stopped at %d, back %d, found '%s' from '%s'\n", r, strerror(-r), mp.err,
+		       mp.back_err, mp.path != NULL ? mp.path : "(null)", mp.start != NULL ? mp.start : "(null)");
+	fattrs_mntpoint_release(&mp);
+}
+
+enum { N_MNTPOINT = 9 };
+static void test_mount__mntpoint_walks_up_the_device(void)
+{
+	char *want = mount_point_by_names();
+	char cwd[PATH_MAX], after[PATH_MAX], file[PATH_MAX + 16], dir[PATH_MAX + 16];
+	struct fattrs_mntpoint mp;
+
+	if (want == NULL || getcwd(cwd, sizeof(cwd)) == NULL || mkdirat(topfd, "d", 0755) < 0) {
+		skip_n(N_MNTPOINT, "the test directory's mount point cannot be found with names");
+		free(want);
+		return;
+	}
+	(void)snprintf(file, sizeof(file), "%s/d//f", topdir);
+	(void)snprintf(dir, sizeof(dir), "%s/d", topdir);
+	mntpoint_is(file, false, 0, want, dir);
+	(void)snprintf(file, sizeof(file), "%s/d/", topdir);
+	mntpoint_is(file, true, 0, want, file);
+	mntpoint_is("/", true, 0, "/", "/");
+	mntpoint_is("/x", false, 0, "/", "/");
+	mntpoint_is("/proc/self", true, 0, "/proc", "/proc/self");
+	(void)snprintf(file, sizeof(file), "%s/missing", topdir);
+	mntpoint_is(file, true, -ENOENT, NULL, file);
+	is_int(fattrs_mntpoint_find("f", false, &mp), 0, "a name without a directory is walked up from the working one");
+	is_str(mp.start, ".", "which it calls '.'");
+	fattrs_mntpoint_release(&mp);
+	tap_ok(getcwd(after, sizeof(after)) != NULL && strcmp(cwd, after) == 0,
+	       "the working directory is the same after");
+	(void)unlinkat(topfd, "d", AT_REMOVEDIR);
+	free(want);
+}
+
 int main(void)
 {
-	tap_plan(15);
+	if (!top_plan(top_make("mount"), 15 + N_MNTPOINT))
+		return 1;
 	test_mount__free_null_is_null();
 	test_mount__new_then_free_without_lookup();
 	test_mount__statx_of_missing_path_is_enoent();
@@ -187,5 +269,6 @@ int main(void)
 	test_mount__unknown_id_is_enoent();
 	test_mount__lookups_share_one_table();
 	test_mount__proc_has_fstype_proc();
-	return tap_done();
+	test_mount__mntpoint_walks_up_the_device();
+	return top_done();
 }
