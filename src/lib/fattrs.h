@@ -735,7 +735,6 @@ int fattrs_mounts_flags_trusted_at(struct fattrs_mounts *m, int dirfd);
 enum fattrs_mntpoint_err {
 	FATTRS_MNTPOINT_ERR_CWD = 1,	/* the working directory cannot be kept */
 	FATTRS_MNTPOINT_ERR_ENTER,	/* @start cannot be entered */
-	FATTRS_MNTPOINT_ERR_STAT,	/* @start, entered, cannot be stat'ed */
 	FATTRS_MNTPOINT_ERR_STAT_UP,	/* the ".." of a directory on the way cannot be stat'ed */
 	FATTRS_MNTPOINT_ERR_ENTER_UP,	/* the ".." of a directory on the way cannot be entered */
 	FATTRS_MNTPOINT_ERR_NAME,	/* the mount point found has no name (deleted, unreachable) */
@@ -760,9 +759,13 @@ struct fattrs_mntpoint {
 /**
  * fattrs_mntpoint_find() - the mount point GNU stat(1) 9.1's %m names:
  * from @file's directory (@file itself if @is_dir) up through ".." while
- * the device stays the same, as gnulib's find_mount_point() walks, so
- * that the same permissions apply.  Without its bind mount lookup: a bind
- * mount of a directory of the same file system is walked out of.
+ * the device stays the same, as gnulib's find_mount_point() walks.  The
+ * walk goes by directory descriptors and never changes the working
+ * directory, but needs what GNU's chdir(2) needs: search permission on
+ * each directory entered, and a working directory GNU could come back to
+ * (@ret->back_err).  Without GNU's bind mount lookup: a bind mount of a
+ * directory of the same file system is walked out of.  The mount point is
+ * named by its /proc/self/fd link, as getcwd(2) names a directory.
  * @file:   the file, as named on the command line
  * @is_dir: whether it is a directory (followed, if it is a symbolic link
  *          that is followed)
@@ -770,7 +773,8 @@ struct fattrs_mntpoint {
  *          returned
  *
  * Returns: 0, or -errno with @ret->err saying where it stopped: -ENOENT,
- * -EACCES, -ENOTDIR, -ELOOP, -ENOMEM, ...
+ * -EACCES, -ENOTDIR, -ELOOP, -ENOMEM, -ENOSYS (no /proc to name the mount
+ * point by), ...
  */
 int fattrs_mntpoint_find(const char *file, bool is_dir, struct fattrs_mntpoint *ret);
 

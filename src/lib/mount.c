@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Mount id -> mount point, type, source and options, through libmount.
+ * Mount id -> mount point, type, source and options, through libmount; and
+ * the walk up to a mount point of GNU stat's %m, by directory descriptors.
  *
  * libmount is loaded with dlopen() on the first lookup, and
  * /proc/self/mountinfo is parsed then, once per process: most runs of the
@@ -303,57 +304,137 @@ static char *dir_name(const char *file)
 	return strndup(file, base);
 }
 
+/*
+ * chdir(2) to @path in @dirfd, without moving: the directory, pinned with
+ * O_PATH, and stat'ed by its "." (the lookup needs the search permission
+ * chdir(2) needs, with the caller's file system ids).  Returns the
+ * descriptor, or -errno.
+ */
+static int enter(int dirfd, const char *path, struct stat *ret)
+{
+	int fd = openat(dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return negerrno();
+	if (fstatat(fd, ".", ret, 0) < 0) {
+		int r = negerrno();
+
+		(void)close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* The name of directory @fd as getcwd(2) would give it after a chdir there, malloc()ed in *@ret. */
+static int dir_path(int fd, char **ret)
+{
+	char link[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+	struct stat st;
+	char *path;
+	int r;
+
+	if (!proc_usable())
+		return -ENOSYS;
+	/* getcwd(2) has no name for a deleted directory */
+	if (fstat(fd, &st) < 0)
+		return negerrno();
+	if (st.st_nlink == 0)
+		return -ENOENT;
+	(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	r = fattrs_readlink(AT_FDCWD, link, 0, &path);
+	if (r < 0)
+		return r;
+	if (path[0] != '/') {
+		free(path);
+		return -ENOENT;
+	}
+	*ret = path;
+	return 0;
+}
+
+/*
+ * GNU stat saves its working directory as gnulib's save_cwd() does, to
+ * come back to it after the walk: open(".") for reading, else its name
+ * (getcwd(3)), to which it returns by chdir(2).  Nothing moves here, but
+ * where GNU could not save or return, the walk fails as GNU's does.
+ */
+static int cwd_save(char **ret_name)
+{
+	int fd = open(".", O_RDONLY | O_CLOEXEC);
+
+	*ret_name = NULL;
+	if (fd >= 0) {
+		(void)close(fd);
+		return 0;
+	}
+	*ret_name = getcwd(NULL, 0);
+	return *ret_name != NULL ? 0 : negerrno();
+}
+
+/* 0, or the errno of GNU's chdir(2) back to @name (NULL: saved open, fchdir(2) works). */
+static int cwd_back(const char *name)
+{
+	struct stat st;
+	int fd;
+
+	if (name == NULL)
+		return 0;
+	fd = enter(AT_FDCWD, name, &st);
+	if (fd < 0)
+		return -fd;
+	(void)close(fd);
+	return 0;
+}
+
 int fattrs_mntpoint_find(const char *file, bool is_dir, struct fattrs_mntpoint *ret)
 {
 	struct stat last, st;
-	int cwd, r = 0;
+	char *cwd_name;
+	int fd, up, r;
 
 	*ret = (struct fattrs_mntpoint){ .path = NULL };
-	cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (cwd < 0) {
+	r = cwd_save(&cwd_name);
+	if (r < 0) {
 		ret->err = FATTRS_MNTPOINT_ERR_CWD;
-		return negerrno();
+		return r;
 	}
 	ret->start = is_dir ? strdup(file) : dir_name(file);
 	if (ret->start == NULL) {
-		r = -ENOMEM;
-		goto done;
+		free(cwd_name);
+		return -ENOMEM;
 	}
-	if (chdir(ret->start) < 0) {
+	fd = enter(AT_FDCWD, ret->start, &last);
+	if (fd < 0) {
+		/* GNU has not moved yet: nothing to come back from */
 		ret->err = FATTRS_MNTPOINT_ERR_ENTER;
-		r = negerrno();
-		(void)close(cwd);
-		return r;
-	}
-	if (stat(".", &last) < 0) {
-		ret->err = FATTRS_MNTPOINT_ERR_STAT;
-		r = negerrno();
-		goto done;
+		free(cwd_name);
+		return fd;
 	}
 	for (;;) {
-		if (stat("..", &st) < 0) {
+		if (fstatat(fd, "..", &st, 0) < 0) {
 			ret->err = FATTRS_MNTPOINT_ERR_STAT_UP;
 			r = negerrno();
 			goto done;
 		}
 		if (st.st_dev != last.st_dev || st.st_ino == last.st_ino)
 			break;
-		if (chdir("..") < 0) {
+		up = enter(fd, "..", &last);
+		if (up < 0) {
 			ret->err = FATTRS_MNTPOINT_ERR_ENTER_UP;
-			r = negerrno();
+			r = up;
 			goto done;
 		}
+		(void)close(fd);
+		fd = up;
 		last = st;
 	}
-	ret->path = getcwd(NULL, 0);
-	if (ret->path == NULL) {
+	r = dir_path(fd, &ret->path);
+	if (r < 0)
 		ret->err = FATTRS_MNTPOINT_ERR_NAME;
-		r = negerrno();
-	}
 done:
-	if (fchdir(cwd) < 0)
-		ret->back_err = errno;
-	(void)close(cwd);
+	(void)close(fd);
+	ret->back_err = cwd_back(cwd_name);
+	free(cwd_name);
 	return r;
 }
 

@@ -110,10 +110,6 @@ static void mount_point_warn(const struct fattrs_mntpoint *mp, int e)
 	case FATTRS_MNTPOINT_ERR_ENTER:
 		cli_warn(-e, _("cannot change to directory %s"), cli_quotearg(start, CLI_QS_SHELL_ESCAPE_ALWAYS));
 		break;
-	case FATTRS_MNTPOINT_ERR_STAT:
-		cli_warn(-e, _("cannot stat current directory (now %s)"),
-			 cli_quotearg(start, CLI_QS_SHELL_ESCAPE_ALWAYS));
-		break;
 	case FATTRS_MNTPOINT_ERR_STAT_UP:
 		cli_warn(-e, _("cannot stat %s"), cli_quotearg("..", CLI_QS_SHELL_ESCAPE_ALWAYS));
 		break;

@@ -108,6 +108,14 @@ calls() {
 	assert_equal "$(count '^[0-9]+ +statx\(AT_FDCWD, "[a-c]", [^,]*, (STATX_MNT_ID_UNIQUE|0x4000[ ,])')" 3
 }
 
+@test "%m walks up by directory descriptors: the working directory never changes, no mount table" {
+	mkdir -p dir/sub
+	run -0 trace_xstat -c %m a dir/sub /
+	refute_trace "$TRACE" 'chdir\(|mountinfo|libmount'
+	assert_equal "$(count '^[0-9]+ +newfstatat\([0-9]+, "\.\.", ')" "$(count '^[0-9]+ +newfstatat\([0-9]+, "\.\.", .*= 0$')"
+	(($(count '^[0-9]+ +newfstatat\([0-9]+, "\.\.", ') >= 3)) || fail "no \"..\" stat'ed by descriptor"
+}
+
 @test "--cached=always and never: AT_STATX_DONT_SYNC and AT_STATX_FORCE_SYNC" {
 	run -0 trace_xstat --cached=always -c %s a
 	assert_trace "$TRACE" 'statx\(AT_FDCWD, "a", AT_STATX_DONT_SYNC\|AT_SYMLINK_NOFOLLOW, '

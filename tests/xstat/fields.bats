@@ -124,8 +124,16 @@ mount_fields() {
 		xstat -c %{mount_point} "$D/dst/f" "$D/dst" "$D/src/sub/f"
 		/usr/bin/stat -c %m "$D/dst/f"
 		mount_fields "$D/dst/f"
+		ln -s dst/f "$D/to-f"
+		for L in -P -L; do
+			set -- "$D/dst/f" "$D/dst" "$D/dst/" "$D/src/sub" "$D/to-f" "$D" "$D/dst/.."
+			[[ $(xstat ${L#-P} -c "%n %m" "$@") == "$(/usr/bin/stat ${L#-P} -c "%n %m" "$@")" ]] &&
+				echo "%m $L: GNU'"'"'s"
+		done
 		umount "$D/dst"
 	'
+	assert_line --index 8 "%m -P: GNU's"
+	assert_line --index 9 "%m -L: GNU's"
 	assert_line --index 0 "$BATS_TEST_TMPDIR/mnt/test-$BATS_TEST_NUMBER/dst"
 	assert_line --index 1 "$BATS_TEST_TMPDIR/mnt/test-$BATS_TEST_NUMBER/dst"
 	assert_line --index 2 "$BATS_TEST_TMPDIR/mnt"

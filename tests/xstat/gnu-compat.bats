@@ -30,6 +30,47 @@ setup() {
 
 teardown() {
 	stat_compat_teardown
+	[[ -n ${NOBODY_DIR:-} ]] && rm -rf "$NOBODY_DIR"
+	return 0
+}
+
+# nobody_setup: $NOBODY_DIR, a directory user nobody can reach (the bats
+# directories are private) and owns, with stat links to both programs.
+nobody_setup() {
+	require_root
+	require_cmd setpriv
+	NOBODY_DIR=$(mktemp -d /tmp/stat-compat-nobody.XXXXXX)
+	mkdir "$NOBODY_DIR/gnu" "$NOBODY_DIR/ours" "$NOBODY_DIR/w"
+	ln -s "$GNU_STAT" "$NOBODY_DIR/gnu/stat"
+	ln -s "$FATTRS_BUILDDIR/xstat" "$NOBODY_DIR/ours/stat"
+	chmod 755 "$NOBODY_DIR"
+	chown 65534:65534 "$NOBODY_DIR/w"
+}
+
+# same_as_gnu_nobody DIR SH ARG...: "stat ARG..." through both as user
+# nobody, in DIR (under $NOBODY_DIR/w), after the shell words SH run there
+# as nobody; before each run, every directory under $NOBODY_DIR/w is made
+# 755 again.  Fails showing the difference, as same_as_gnu.
+same_as_gnu_nobody() {
+	local dir=$1 pre=$2 which out=$STAT_CMP_DIR/nobody
+	local -a st
+	shift 2
+	for which in gnu ours; do
+		find "$NOBODY_DIR/w" -type d -exec chmod 755 {} +
+		setpriv --reuid=65534 --regid=65534 --clear-groups bash -c \
+			'cd "$1" && eval "$2" && shift 3 && PATH=$0:$PATH exec stat "$@"' \
+			"$NOBODY_DIR/$which" "$dir" "$pre" - "$@" </dev/null >"$out.$which.out" 2>"$out.$which.err"
+		st+=($?)
+	done
+	if ! cmp -s "$out.gnu.out" "$out.ours.out" || ! cmp -s "$out.gnu.err" "$out.ours.err" || ((st[0] != st[1])); then
+		printf 'differs from GNU stat, as nobody in %s after %s: stat' "$dir" "$pre"
+		printf ' %q' "$@"
+		printf '\n--- exit status: GNU %d, xstat %d\n--- stdout (GNU first):\n' "${st[0]}" "${st[1]}"
+		diff "$out.gnu.out" "$out.ours.out"
+		printf -- '--- stderr (GNU first):\n'
+		diff "$out.gnu.err" "$out.ours.err"
+		return 1
+	fi
 }
 
 FILE_DIRECTIVES=(a A b B C d D Hd Ld f F g G h i m n N o s r R Hr Lr t T u U w W x X y Y z Z)
@@ -168,6 +209,28 @@ FS_DIRECTIVES=(a b c d f i l n s S t T)
 	run -0 same_as_gnu -c '%m|%-30m|%.3m' -- "${ALL[@]}" / /proc/self /proc/self/fd /dev/null /sys/kernel
 	run -0 same_as_gnu -L -c '%m' -- "${ALL[@]}" /proc/self
 	run -0 same_as_gnu -c '%m' -- nothing dangling
+}
+
+@test "%m as a user the permissions apply to: directories not searchable, not readable, on the way and the working one" {
+	nobody_setup
+	local w=$NOBODY_DIR/w
+	setpriv --reuid=65534 --regid=65534 --clear-groups bash -c '
+		cd "$1" && mkdir -p s/t/u nox noread && touch s/t/f s/t/u/g noread/f && ln -s nox to-nox && ln -s s/t to-t' - "$w" ||
+		fail "cannot make the tree as nobody"
+	# a directory to start from that may be read but not searched, named and through a symlink
+	run -0 same_as_gnu_nobody "$w" 'chmod 644 nox' -c '%n|%m' -- nox nox/ to-nox s/t/f
+	run -0 same_as_gnu_nobody "$w" 'chmod 644 nox' -L -c '%n|%m' -- to-nox to-t
+	# searchable, not readable, on the way up and where the walk starts
+	run -0 same_as_gnu_nobody "$w" 'chmod 311 s s/t s/t/u noread' -c '%n|%m' -- s/t/f s/t/u/g s/t s/t/u noread/f noread "$w/s/t"
+	run -0 same_as_gnu_nobody "$w/s/t/u" 'chmod 311 ..' -c '%n|%m' -- g . .. ../f
+	# a directory on the way up that may not be searched: ".." cannot be entered
+	run -0 same_as_gnu_nobody "$w/s/t" 'chmod 600 ..' -c '%n|%m' -- f . u u/g
+	run -0 same_as_gnu_nobody "$w/s/t/u" 'chmod 600 ../..' -c '%n|%m' -- g . ..
+	# the working directory: not searchable (GNU cannot come back to it), not readable, neither
+	run -0 same_as_gnu_nobody "$w/s" 'chmod 600 .' -c 'a %m b' -- /etc/passwd /
+	run -0 same_as_gnu_nobody "$w/s" 'chmod 300 .' -c 'a %m b' -- /etc/passwd / t/f
+	run -0 same_as_gnu_nobody "$w/s" 'chmod 0 .' -c 'a %m b' -- /etc/passwd
+	run -0 same_as_gnu_nobody "$w/s" 'chmod 600 .' -c '%n' -- /etc/passwd /
 }
 
 @test "%C without SELinux: '?' and GNU's message" {
