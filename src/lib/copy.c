@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Moving bytes from a descriptor into a file without holding them: splice(2)
- * from a pipe (grown to 1 MiB), copy_file_range(2) or sendfile(2) from a
- * regular file, and a read/write loop with a fixed buffer for anything else.
- * With FATTRS_COPY_FLUSH the copied bytes are sent to the disk while the copy
- * goes on (sync_file_range(2) every FLUSH_STEP), so that the caller's final
- * fsync(2) finds little left to write.
+ * Moving bytes from a descriptor into a file without holding them: splice(2),
+ * copy_file_range(2) or sendfile(2) where the kernel allows, else read/write (doc/design.md §4).
  */
 #include "config.h"
 

@@ -1,35 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libfattrs: the public API shared by tmpcreate, xstat and setfattrs.
- *
- * Conventions: functions return 0 (or a positive count) on success and a
- * negative errno on failure; out-parameters are named ret_* and are written
- * only on success; objects are opaque, and their _free() accepts NULL and
- * returns NULL.  Nothing here prints, exits or reads the environment.
- *
- * Threads: every function may be called from several threads at once as
- * long as no object (struct fattrs_tmpfile, struct fattrs_mounts, ...) is
- * used by two threads at a time; objects carry no lock.  The process-wide
- * state is safe to share:
- *  - the random pool behind fattrs_random_fill() is per thread;
- *  - what was learned about linking unnamed files (fattrs_tmpfile_link())
- *    and about file_getattr(2) and /proc (kflags), and the descriptor
- *    of fattrs_kattr_set_procfd(), are kept in atomics;
- *  - the scratch-name registry of fattrs_tmpfile_cleanup_signal() is
- *    claimed atomically, but the clean-up is not safe against another
- *    thread publishing, releasing or freeing a file at that moment (it may
- *    remove the name being published): a program with several threads
- *    making scratch files waits for its clean-up signals in one thread
- *    (sigwait(3)) holding the lock its publishing threads hold.
- *
- * fork(2): a child draws names other than its parent's (its copy of the
- * random pool is dropped by a pthread_atfork(3) handler; clone(2) and
- * _Fork(3) run none), and its fattrs_tmpfile_cleanup_signal() removes only
- * names the child registered itself.  Objects are copied with the memory:
- * free an inherited struct fattrs_tmpfile in one process only, since
- * fattrs_tmpfile_free() removes its unpublished name (or close what the
- * child does not use and let it exit with _exit(2)).  A struct
- * fattrs_mounts describes the mounts of the namespace it was made in.
+ * libfattrs: the public API shared by tmpcreate, xstat and setfattrs; what it promises
+ * callers, threads and fork(2) included, is in doc/design.md §1.
  */
 #ifndef FATTRS_H
 #define FATTRS_H

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The four fattrs(7) flags: the table, and reading and writing them in the
- * reserved xattr namespace "user.fattr.", in a native Windows attribute
- * word (ntfs-3g/ntfs3 system.ntfs_attrib, the SMB client's
- * user.cifs.dosattrib) and, when the headers ever have them, STATX_ATTR_*
- * bits.  doc/design.md §2 is the contract; doc/kernel.md §4-5 the traps.
+ * The four fattrs(7) flags: the table, and reading and writing them in every place one can live.
+ * doc/design.md §2 is the contract; doc/kernel.md §4 and §5 the traps.
  */
 #include "config.h"
 

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The four fattrs(7) flags (offline, pinned, integrity, noscrub): the flag
- * table, and reading and writing them in every place a flag can live
- * (doc/design.md §2): a STATX_ATTR_* bit (none exists yet), a filesystem's native
- * Windows attribute word, and the reserved xattr namespace "user.fattr.".
+ * The four fattrs(7) flags and every place one can live (doc/design.md §2).
  * Included from fattrs.h; do not include it on its own.
  */
 #ifndef FATTRS_FFLAGS_H

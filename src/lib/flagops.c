@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * setfattrs(1)'s operations: "[+-=]FLAG[,FLAG]..." parsed left to right
- * into one per-flag plan, against the one flag table of each kind
- * (kflags.c, fflags.c).  Nothing here touches a file.
+ * setfattrs(1)'s operations, "[+-=]FLAG[,FLAG]...", parsed left to right into one per-flag plan
+ * (doc/design.md §3).  Nothing here touches a file.
  */
 #include "config.h"
 

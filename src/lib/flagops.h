@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Operations on attribute flags as setfattrs(1) takes them:
- * "[+-=]FLAG[,FLAG]...", where FLAG is a kernel flag's name or a run of
- * its chattr(1) letters, or one of the four fattrs(7) flags.  Parsed
- * left to right into one per-flag plan.  Included from fattrs.h; do not
- * include it on its own.
+ * Operations on attribute flags as setfattrs(1) takes them, parsed into one per-flag plan
+ * (doc/design.md §3).  Included from fattrs.h; do not include it on its own.
  */
 #ifndef FATTRS_FLAGOPS_H
 #define FATTRS_FLAGOPS_H

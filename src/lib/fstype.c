@@ -1,53 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The table of filesystem types (fstype.h): statfs(2) magic, name as
- * libmount has it, and what each keeps.  No system call says whether a
- * filesystem keeps user xattrs, a kernel flag, O_TMPFILE, RENAME_NOREPLACE
- * or links short of trying; the table says it once, from measurements
- * (doc/kernel.md; tests/lib/fstype.bats checks the rows of the types the
- * tests mount against what the kernel does).
- *
- * The kernel flags each type keeps: FS_IOC_GETFLAGS and file_getattr(2)
- * read a flag a filesystem ignores as clear, and FS_IOC_SETFLAGS and
- * file_setattr(2) often accept it and drop it.  So xstat and setfattrs
- * --list FILE read the answer from the table, by the mount's type string
- * (ext2, ext3 and ext4 share one statfs magic, and differ).
- *
- * Measured (2026-12-04, 6.18, as root without CAP_SYS_RESOURCE): on a
- * fresh file and a fresh directory per bit, FS_IOC_SETFLAGS with one more
- * FS_*_FL bit, and file_setattr(2) with one more FS_XFLAG_* bit (extsize
- * 64k with EXTSIZE, EXTSZINHERIT, COWEXTSIZE), each read back with
- * FS_IOC_GETFLAGS and file_getattr(2); cross-checked with chattr/lsattr
- * and xfs_io -c lsattr (tests/xstat/kept.bats, tests/setfattrs/list.bats).
- * "kept": reads back set; everything else returned 0 and read back clear,
- * or failed with EOPNOTSUPP or EINVAL.  Images as tests/helpers/fs.bash
- * makes them (mkfs defaults).
- *
- *   type   file (FS_*_FL letters)      dir adds   xflags kept
- *   tmpfs  i a d A                     -          immutable append nodump noatime
- *   ext4   s u c S i a d A t x (j: EPERM  D T P    those, sync, dax;
- *          without CAP_SYS_RESOURCE)              dir: projinherit
- *   ext3   as ext4 (the ext4 driver)   D T P      as ext4
- *   ext2   as ext4 (extents: EINVAL)   D T P      as ext4
- *   btrfs  c S i a d A m C             D          immutable append sync nodump noatime
- *   xfs    S i a d A x                 P          file: those, extsize nodefrag
- *                                                 filestream dax cowextsize (rtinherit
- *                                                 projinherit nosymlinks: dropped;
- *                                                 extszinherit: EINVAL); dir: those
- *                                                 but extsize (EINVAL), and rtinherit
- *                                                 projinherit nosymlinks extszinherit
- *   ramfs, ntfs-3g: neither call works (ENOTTY, EINVAL): kattr_get says so.
- *   overlay: its upper layer's (measured over tmpfs and ext4): not in the
- *   table, the type does not say which.
- *
- * Not measured, so not claimed either way ("maybe"): realtime on xfs (it
- * needs a realtime device), casenonpreserving there (7.2), casefold on
- * tmpfs and ext4 directories (a kernel with CONFIG_UNICODE; this one has
- * none).  The read-only flags ext4 sets itself (extents, index on
- * directories, inline-data, encrypted, verity, casefold) are kept where the
- * feature can be on: ext4, not ext2 or ext3 (incompatible features, which
- * those types refuse to mount), index on directories everywhere on ext.
- * Special files and symlinks: not in the table.
+ * The table of filesystem types (fstype.h): statfs(2) magic, name as libmount has it, and what
+ * each keeps, as measured (doc/kernel.md §2.5).
  */
 #include "config.h"
 

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel flags: the one table (name, chattr letter,
- * FS_XFLAG_* bit, FS_*_FL bit, STATX_ATTR_* bit), and reading and changing
- * them through file_getattr(2)/file_setattr(2) (Linux 6.17, by path, no
- * open), else FS_IOC_FSGETXATTR/FSSETXATTR, and FS_IOC_GETFLAGS/SETFLAGS
- * for the flags only that word has.
+ * Kernel flags: the one table, and reading and changing them through file_getattr(2),
+ * file_setattr(2) or the FS_IOC_* ioctls (doc/design.md §3, doc/kernel.md §2).
  */
 #include "config.h"
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel flags (doc/design.md §3): the one table of them,
- * and reading and changing a file's flags through file_getattr(2) and
- * file_setattr(2) (Linux 6.17), FS_IOC_FSGETXATTR/FSSETXATTR and
- * FS_IOC_GETFLAGS/SETFLAGS.  Included from fattrs.h.
+ * Kernel flags (doc/design.md §3): the one table of them, and reading and changing a file's
+ * flags.  Included from fattrs.h.
  */
 #ifndef FATTRS_KFLAGS_H
 #define FATTRS_KFLAGS_H

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What each mount is and keeps, looked up once per mount id: its type
- * (the table of fstype.c), whose kernel flags apply (an overlay's upper
- * layer's), and where it keeps the fattrs(7) flags.  Never process-wide:
- * two mounts of one type may differ.
+ * What each mount is and keeps, looked up once per mount id, never process-wide
+ * (doc/design.md §5).
  */
 #include "config.h"
 

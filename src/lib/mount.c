@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Mount id -> mount point, type, source and options, through libmount; and
- * the walk up to a mount point of GNU stat's %m, by directory descriptors.
- *
- * libmount is loaded with dlopen() on the first lookup, and
- * /proc/self/mountinfo is parsed then, once per process: most runs of the
- * tools never show a mount field, and linking libmount would make every
- * run load libmount, libblkid, libselinux and libpcre2 (about 30 system
- * calls of start-up, more than tmpcreate's whole work).
+ * Mount id -> mount point, type, source and options, through libmount loaded with dlopen(3);
+ * and the walk up to a mount point of GNU stat's %m, by directory descriptors (doc/design.md §5).
  */
 #include "config.h"
 

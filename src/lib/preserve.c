@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Keeping what a replaced file had: owner and group, xattrs and ACLs
- * (libattr's attr_copy_fd(), honouring /etc/xattr.conf's "skip" entries),
- * and mode — in that order, since chown(2) clears set-id bits and
- * security.capability, and an ACL rewrites the group bits of the mode.
+ * Keeping what a replaced file had: owner and group, xattrs and ACLs, and mode, in that order
+ * (doc/design.md §4).
  */
 #include "config.h"
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What a directory's filesystem supports, found by trying it: O_TMPFILE,
- * linking an unnamed file, RENAME_NOREPLACE, hard links, user xattrs, and
- * whether files can be made there at all.  Every name made here is removed before
- * returning.
+ * What a directory's filesystem supports, found by trying it (tmpcreate --probe); every name
+ * made here is removed before returning.
  */
 #include "config.h"
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Hooks for the library's own tests (tests/unit/): they make the library
- * act as if an interface were missing, or run code between two of its
- * steps.  The programs never include this header.
+ * Hooks for tests/unit/ alone, never included by the programs: they make the library act as if
+ * an interface were missing, or run code between two of its steps.
  */
 #ifndef FATTRS_TESTING_H
 #define FATTRS_TESTING_H

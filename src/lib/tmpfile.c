@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Temporary files that cannot leak: O_TMPFILE where the filesystem has it,
- * else a random name made with O_CREAT|O_EXCL|O_NOFOLLOW; giving the file a
- * name with linkat(2).  doc/design.md §4.
+ * Temporary files that cannot leak (O_TMPFILE, else a random name with O_CREAT|O_EXCL), given
+ * a name with linkat(2) and published (doc/design.md §4).
  */
 #include "config.h"
 

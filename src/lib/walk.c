@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A directory tree walk for hostile trees: descriptor-relative at every
- * step (openat with O_NOFOLLOW|O_DIRECTORY), never following a symlink it
- * meets, never resolving a path from the top again, and holding one
- * directory descriptor whatever the depth: a level's names are read whole
- * before its first subdirectory is entered, its descriptor is closed
- * then, and it is reopened on the way back as the child's "..", checked
- * against the device and inode it had.
+ * A directory tree walk for hostile trees, descriptor-relative at every step, holding one
+ * directory descriptor whatever the depth (doc/design.md §3).
  */
 #include "config.h"
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel ABI newer than the build host's headers (Debian 12 ships Linux 6.1
- * uapi headers).  Each value is defined once, under #ifndef, with the kernel
- * version that introduced it.  Whether a feature works is decided at run
- * time (ENOSYS, EINVAL, EOPNOTSUPP, returned stx_mask), never from these.
+ * Kernel ABI newer than the build headers (Debian 12's are Linux 6.1's): each value once,
+ * under #ifndef, with the kernel version it comes from (doc/style.md, Kernel compatibility).
  */
 #ifndef FATTRS_COMPAT_LINUX_H
 #define FATTRS_COMPAT_LINUX_H
