@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A growing output buffer (cli.h: struct cli_buf) and the number
- * formatting the tools' hot paths use instead of printf: xstat renders a
- * file's whole default view, format or JSON object into one buffer, grown
- * once and reused, and writes it with one fwrite().
+ * A growing output buffer (struct cli_buf) and number formatting without printf, for hot paths:
+ * xstat renders each file's output into one buffer, grown once, reused, written with one fwrite().
  */
 #include "config.h"
 

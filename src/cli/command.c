@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Running a COMMAND for a tool (tmpcreate -o, and any later tool that
- * wraps one): start it, wait for it, and turn its end into an exit status
- * as env(1) and timeout(1) do.
+ * Running a COMMAND (tmpcreate -o, --scratch): start it, wait for it, and turn its end into an
+ * exit status as env(1) and timeout(1) do (doc/design.md §6).
  */
 #include "config.h"
 

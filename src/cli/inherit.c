@@ -1,18 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What a tool inherits from its caller, and what it hands on to a COMMAND:
- * descriptors 0, 1 and 2, signal dispositions and the signal mask.
- *
- * A closed 0, 1 or 2 would be taken by the next file opened, and then read
- * as input or written with messages and output; so each closed one gets
- * /dev/null, opened for the wrong direction (as gnulib's stdopen does):
- * writing to a closed stdout fails with EBADF ("write error: Bad file
- * descriptor", as GNU tools say), reading a closed stdin too.
- *
- * A signal the caller ignores (nohup, trap '' SIG, a background job's
- * SIGINT) stays ignored: no handler of ours ever runs for it.  A COMMAND
- * gets back exactly the descriptors, dispositions and mask the tool was
- * started with.
+ * What a program inherits from its caller, and what it hands on to a COMMAND: descriptors 0, 1
+ * and 2, signal dispositions and the signal mask (doc/design.md §6).
  */
 #include "config.h"
 

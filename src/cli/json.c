@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A small JSON writer: one object per line, strings escaped for any input.
- * A string that is not valid UTF-8 is written as an array of its byte
- * values, so that no name is ever mangled or ambiguous.
+ * A small JSON writer: one object per line, strings escaped for any input; a string that is not
+ * valid UTF-8 is written as an array of its byte values, so that no name is mangled or ambiguous.
  */
 #include "config.h"
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Messages in the one grammar ("PROG: cannot VERB 'FILE': CAUSE"), the
- * program name, exit codes, and the check of stdout and stderr at exit
- * (src/cli/msg.c).
+ * Messages in the one grammar (doc/design.md §6), the program name, exit codes, and the check
+ * of stdout and stderr at exit (msg.c).
  */
 #ifndef FATTRS_CLI_MSG_H
 #define FATTRS_CLI_MSG_H

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * popt glue with GNU getopt's conventions: long options may be
- * abbreviated, optional arguments come only as --name=VALUE, and usage
- * errors are worded as getopt words them, so that scripts and people see
- * what coreutils would say.
+ * popt glue with GNU getopt's conventions: long options may be abbreviated, optional arguments
+ * come only as --name=VALUE, and usage errors are worded as getopt words them.
  */
 #include "config.h"
 

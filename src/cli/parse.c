@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Parsers for option arguments: a keyword from a table, a comma-separated
- * list of keywords, an octal mode.  String in, value or -errno out;
- * nothing here prints, exits or allocates for good, so each can be linked
- * alone (the fuzz targets do) and the caller words the message.
+ * Parsers for option arguments (a keyword, a list of keywords, an octal mode): string in, value or
+ * -errno out; nothing printed, exited or kept, so each links alone (the fuzz targets do).
  */
 #include "config.h"
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Quoting names for messages the way GNU coreutils' quote() does
- * (locale_quoting_style), so that messages match them byte for byte and
- * any name, newlines and invalid UTF-8 included, reads back unambiguously.
+ * Quoting names for messages as GNU coreutils' quote() does (locale_quoting_style), byte for
+ * byte, so that any name, newlines and invalid UTF-8 included, reads back unambiguously.
  */
 #include "config.h"
 

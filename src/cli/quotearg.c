@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The quoting styles of GNU's QUOTING_STYLE (ls, stat %N), reproduced
- * byte for byte: a name is scanned once, with outer quotes elided where the
- * style allows and nothing needs them; when something does, the name is
- * quoted again in the style with quotes.  Messages about files use
- * shell-escape-always (coreutils' quoteaf), stat's %N the style
- * QUOTING_STYLE names.
+ * The quoting styles of GNU's QUOTING_STYLE (ls, stat %N), byte for byte: messages about files
+ * use shell-escape-always (coreutils' quoteaf), stat's %N the style QUOTING_STYLE names.
  */
 #include "config.h"
 
