@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * setfattrs: set and clear file attribute flags, the kernel's own (by word
- * or chattr letter) and the four of fattrs(7), on any filesystem.  main():
- * the options, then each operand (operands.c); the rest is split by concern.
+ * setfattrs (doc/design.md §3, §7): set and clear kernel flags and fattrs flags on any filesystem.
+ * main(): the options, then each operand (operands.c); the rest is split by concern.
  */
 #include "config.h"
 

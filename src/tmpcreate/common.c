@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What tmpcreate's modes share: the word tables of the options, the
- * temporary directory, -v's words, and the scratch file -o and --scratch
- * start from.
+ * What tmpcreate's modes share: the options' word tables, the temporary directory, -v's words,
+ * and the scratch file -o and --scratch start from.
  */
 #include "config.h"
 

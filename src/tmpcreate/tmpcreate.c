@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tmpcreate: temporary files that cannot leak.  Four modes, one file each:
- * a drop-in for mktemp(1) whose files start unnamed (O_TMPFILE) and get
- * their name only once ready (mktemp.c); -o FILE, output
- * published only when complete (output.c); --scratch, an unnamed
- * file for a command (scratch.c); --probe, what a directory's
- * filesystem supports (probe.c).  Here: the options and the choice of
- * mode; what the modes share is in common.c.
+ * tmpcreate (doc/design.md §4, §7): the options and the choice of mode; each mode has its file
+ * (mktemp.c, output.c, scratch.c, probe.c), and what they share is in common.c.
  */
 #include "config.h"
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tmpcreate's private header: the control struct main() fills from the
- * options, the word tables, the helpers more than one mode uses, and one
- * entry point per mode (MODE.c); common.c defines what the modes share.
+ * tmpcreate's private header: the control struct main() fills from the options, the word tables,
+ * the helpers more than one mode uses, and one entry point per mode (MODE.c).
  */
 #ifndef FATTRS_TMPCREATE_H
 #define FATTRS_TMPCREATE_H

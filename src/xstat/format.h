@@ -1,21 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The format engine of xstat (context.c, time.c, gnu.c, fields.c,
- * fsinfo.c, parse.c, render.c, json.c; format-private.h between them):
- * a format is parsed once into pieces (literal bytes, directives with their flags, width and
- * precision), which record what they need (statx fields, statfs, user and
- * group names, the mount point, the SELinux context); each file is then
- * rendered from one statx(2) call that asks for exactly those fields.
- *
- * One table (fmt_directives) describes every directive: its letter, the
- * mode it belongs to, what it needs and its --help line.  --help prints
- * from it, and tests/docs checks the man page and completions against it.
- *
- * "%{name}" (flags, width and precision before the brace) is the named
- * field of that @name (fmt_field_find()): the second table, of every field
- * xstat knows by name (fmt_field_next()).  The default view, --json, --help,
- * the man page and the completions all come from it.  A name no field has
- * is GNU's unknown "%{": "?", and the rest printed as text.
+ * The format engine of xstat (doc/design.md §7): a format parsed once, and the two tables, of
+ * directives and of named fields, that --help, --json, the default view and the docs derive from.
  */
 #ifndef FATTRS_FORMAT_H
 #define FATTRS_FORMAT_H

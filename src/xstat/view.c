@@ -1,37 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xstat's default view (view.h).  The block of a file is GNU stat's
- * default output, then what statx(2), the mount table and the flags add,
- * one labelled line per part of the named fields' table (format.h:
- * fmt_field_next(), by group):
- *
- *   ...GNU stat's lines...
- *             Mount: /srv (ext4 from /dev/sda3), id 27
- *     Mount options: rw,relatime
- *        Direct I/O: memory 512, offset 512, read offset not available
- *         Subvolume: not available
- *      Atomic write: unit min 0, max 0, max opt 0, segments 0
- *        Attributes: set: mount_root
- *                    clear: automount dax_active
- *      Kernel flags: set: nodump
- *                    clear: append immutable noatime ...
- *                    unsupported: compressed encrypted
- *        Project id: 0
- *            fattrs: set: offline (user.fattr.offline)
- *                    clear: pinned integrity noscrub
- *
- * Values come from fmt_field_put(), the same as %{name} and --json.  A
- * field the kernel did not return reads "not available", never 0; a line
- * whose every field is missing says it once.  A flag's line lists the
- * flags by state: set, clear, unsupported (by this file system), invalid
- * (a fattrs flag whose xattr holds another value), a set or invalid fattrs
- * flag with where it was found; error, for a flag whose lookup failed
- * (the message is on stderr, and the exit status 1); then a list field of
- * the group, when not empty ("other: user.fattr.foo,user.fattr.bar").
- * Fields marked FMT_F_ALL (a system call of their own, or flags only xfs
- * keeps) are shown with -a/--all only.  A field of the table that no line
- * below names is shown on a line of its own, labelled with its name: the
- * view never hides what the table has.
+ * xstat's default view (view.h): GNU stat's default lines, then one labelled line per group of the
+ * named fields' table; xstat(1) shows it and says what each line holds.
  */
 #include "config.h"
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xstat's default view (src/xstat/view.c): a readable block per file, GNU
- * stat's default lines followed by what statx(2), the mount table and the
- * flags add.  Every value is a directive of the format engine (format.h),
- * so the view asks for exactly the statx fields and lookups it prints.
+ * xstat's default view (view.c): a readable block per file whose every value is a directive of
+ * the format engine (format.h), so the view asks for exactly the statx fields it prints.
  */
 #ifndef FATTRS_XSTAT_VIEW_H
 #define FATTRS_XSTAT_VIEW_H

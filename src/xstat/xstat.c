@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xstat: file and file system status, a drop-in for GNU stat 9.1 (the
- * format engine is format.h and the files it names).  Linked or installed as "stat", its
- * messages say "stat:", so scripts and GNU's own tests see no difference.
+ * xstat (doc/design.md §7): file and filesystem status, a drop-in for GNU stat 9.1; run as "stat",
+ * its messages say "stat:", so scripts and GNU's own tests see no difference.
  */
 #include "config.h"
 
