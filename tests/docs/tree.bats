@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The tree documents itself: doc/ is shipped, every reference to a section
 # of doc/design.md or doc/kernel.md names a section that exists, nothing
-# cites a file outside the tree, and no file speaks of how the project was
-# worked on rather than of the project.
+# cites a file outside the tree, no file speaks of how the project was
+# worked on rather than of the project, and every C file of src/ opens with
+# what it is for, leaving stories and contracts to doc/.
 # bats file_tags=docs
 
 bats_require_minimum_version 1.5.0
@@ -44,6 +45,20 @@ project_files() {
 		fi
 	done < <(project_files | (cd "$FATTRS_SRCDIR" && xargs -d '\n' grep -ohE 'doc/(design|kernel)\.md §[0-9]+(\.[0-9]+)?') | sort -u)
 	((${#bad[@]} == 0)) || fail "no such section: ${bad[*]}"
+}
+
+@test "every C file of src/ opens with its SPDX line and one or two lines saying what it is for" {
+	local f n bad=()
+	while IFS= read -r f; do
+		# The number of lines of text in the comment that starts on line 2
+		# (0 when line 1 is not the SPDX line or line 2 opens no comment).
+		n=$(awk 'NR == 1 { if (!/SPDX-License-Identifier/) exit; next }
+			NR == 2 && !/^\/\*/ { exit }
+			!/^[[:space:]]*(\/\*|\*\/|\*)[[:space:]]*$/ { n++ }
+			/\*\// { print n; exit }' "$FATTRS_SRCDIR/$f")
+		((${n:-0} >= 1 && ${n:-0} <= 2)) || bad+=("$f (${n:-0})")
+	done < <(project_files | grep -E '^src/.*\.[ch]$')
+	((${#bad[@]} == 0)) || fail "a story, a measurement or a contract belongs in doc/: ${bad[*]}"
 }
 
 @test "no file cites a document outside the tree" {
