@@ -737,7 +737,8 @@ struct fattrs_mntpoint {
  * each directory entered, and a working directory GNU could come back to
  * (@ret->back_err).  Without GNU's bind mount lookup: a bind mount of a
  * directory of the same file system is walked out of.  The mount point is
- * named by its /proc/self/fd link, as getcwd(2) names a directory.
+ * named by its /proc/self/fd link, as getcwd(2) names a directory (without
+ * /proc: by the start's canonical name, less a component for each "..").
  * @file:   the file, as named on the command line
  * @is_dir: whether it is a directory (followed, if it is a symbolic link
  *          that is followed)

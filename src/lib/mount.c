@@ -319,21 +319,40 @@ static int enter(int dirfd, const char *path, struct stat *ret)
 	return fd;
 }
 
-/* The name of directory @fd as getcwd(2) would give it after a chdir there, malloc()ed in *@ret. */
-static int dir_path(int fd, char **ret)
+/*
+ * The name of directory @fd as getcwd(2) would give it after a chdir there,
+ * malloc()ed in *@ret: its /proc/self/fd link; without /proc, @start's
+ * canonical name (realpath(3): what a chdir there and getcwd(2) give)
+ * less the @ups last components, for each ".." the walk went up.
+ */
+static int dir_path(int fd, const char *start, unsigned ups, char **ret)
 {
 	char link[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
 	struct stat st;
 	char *path;
 	int r;
 
-	if (!proc_usable())
-		return -ENOSYS;
 	/* getcwd(2) has no name for a deleted directory */
 	if (fstat(fd, &st) < 0)
 		return negerrno();
 	if (st.st_nlink == 0)
 		return -ENOENT;
+	if (!proc_usable()) {
+		path = realpath(start, NULL);
+		if (path == NULL)
+			return negerrno();
+		for (; ups > 0; ups--) {
+			char *slash = strrchr(path, '/');
+
+			if (slash == NULL || slash == path) {
+				path[1] = '\0';
+				break;
+			}
+			*slash = '\0';
+		}
+		*ret = path;
+		return 0;
+	}
 	(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	r = fattrs_readlink(AT_FDCWD, link, 0, &path);
 	if (r < 0)
@@ -383,6 +402,7 @@ static int cwd_back(const char *name)
 int fattrs_mntpoint_find(const char *file, bool is_dir, struct fattrs_mntpoint *ret)
 {
 	struct stat last, st;
+	unsigned ups = 0;
 	char *cwd_name;
 	int fd, up, r;
 
@@ -421,8 +441,9 @@ int fattrs_mntpoint_find(const char *file, bool is_dir, struct fattrs_mntpoint *
 		(void)close(fd);
 		fd = up;
 		last = st;
+		ups++;
 	}
-	r = dir_path(fd, &ret->path);
+	r = dir_path(fd, ret->start, ups, &ret->path);
 	if (r < 0)
 		ret->err = FATTRS_MNTPOINT_ERR_NAME;
 done:

@@ -114,6 +114,30 @@ mount_fields() {
 	[[ ${lines[0]} == *" $BATS_TEST_TMPDIR/mnt tmpfs "* ]]
 }
 
+@test "without /proc, %m is still GNU's: the start's canonical name, less a component for each step up" {
+	require_no_sanitizer "$(command -v xstat)" "AddressSanitizer itself needs /proc"
+	fs_require ext4
+	# GNU's stderr differs: it warns that it cannot read the mount table,
+	# which it reads for its bind mount guess (see the next test).
+	run -0 --separate-stderr fs_run ext4 '
+		mkdir -p "$D/a/b/c" "$D/sub" && touch "$D/a/b/c/f" && ln -s a/b "$D/to-b" || exit 1
+		mount --bind "$D/sub" "$D/a/b" && mkdir -p "$D/a/b/d/t" && mount -t tmpfs t "$D/a/b/d/t" || exit 1
+		mkdir "$D/a/b/d/t/u" && touch "$D/a/b/d/f" "$D/a/b/d/t/u/f"
+		cd "$D/a" || exit 1
+		mount -t tmpfs fattrs-noproc /proc || exit 125
+		[[ ! -e /proc/self ]] && echo "no /proc"
+		for L in -P -L; do
+			set -- b/d/f b/d b . .. ../to-b ../to-b/d "$D/a/b/d/f" / b/d/t/u/f b/d/t/u b/d/t/u/.. ../to-b/d/t/u
+			x=$(xstat ${L#-P} -c "%n %m" "$@") g=$(/usr/bin/stat ${L#-P} -c "%n %m" "$@" 2>/dev/null)
+			[[ $x == "$g" ]] && echo "%m $L: GNU'"'"'s" || printf "%s\n---\n%s\n" "$x" "$g"
+		done
+		xstat -c %m b/d/t/u/f ../to-b/d/t/u
+		umount /proc; cd /; umount "$D/a/b/d/t" "$D/a/b"
+	'
+	assert_output "$(printf '%s\n' "no /proc" "%m -P: GNU's" "%m -L: GNU's" \
+		"$BATS_TEST_TMPDIR/mnt/test-$BATS_TEST_NUMBER/a/b/d/t" "$BATS_TEST_TMPDIR/mnt/test-$BATS_TEST_NUMBER/a/b/d/t")"
+}
+
 @test "a subdirectory bind-mounted onto another directory of the same fs: %{mount_point} is exact, GNU's %m is not" {
 	export -f mount_fields
 	fs_require ext4
