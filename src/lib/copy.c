@@ -140,11 +140,43 @@ static int copy_rw(int in, int out, struct flusher *f, uint64_t *total, int *ret
 	return r;
 }
 
-static int copy_splice(int in, int out, struct flusher *f, uint64_t *total, bool *ret_fallback)
+/*
+ * The fast paths' calls: each moves what it can of @in to @out, as the kernel's call does.
+ * copy_file_range(2) and sendfile(2) go one GiB a call, or one step when flushing needs the copy
+ * in steps; a splice(2) moves up to a pipe's worth.
+ */
+typedef ssize_t fast_call(int in, int out, const struct flusher *f);
+
+static ssize_t call_splice(int in, int out, const struct flusher *f)
 {
-	*ret_fallback = false;
+	(void)f;
+	return splice(in, NULL, out, NULL, PIPE_SIZE, SPLICE_F_MOVE | SPLICE_F_MORE);
+}
+
+static size_t range_chunk(const struct flusher *f)
+{
+	return f->state != FLUSH_OFF ? (size_t)FLUSH_STEP : CHUNK;
+}
+
+static ssize_t call_copy_file_range(int in, int out, const struct flusher *f)
+{
+	return copy_file_range(in, NULL, out, NULL, range_chunk(f), 0);
+}
+
+static ssize_t call_sendfile(int in, int out, const struct flusher *f)
+{
+	return sendfile(out, in, NULL, range_chunk(f));
+}
+
+/*
+ * Copy with @call until the end of @in, counting and flushing as it goes: 0, or -errno of the
+ * call or of the flush.  A flush never fails with an errno no_fast_path() accepts (it turns those
+ * into FLUSH_OFF), so the caller asks no_fast_path() of the call's errors only.
+ */
+static int copy_fast(fast_call *call, int in, int out, struct flusher *f, uint64_t *total)
+{
 	for (;;) {
-		ssize_t n = splice(in, NULL, out, NULL, PIPE_SIZE, SPLICE_F_MOVE | SPLICE_F_MORE);
+		ssize_t n = call(in, out, f);
 
 		if (n > 0) {
 			*total += (uint64_t)n;
@@ -158,49 +190,33 @@ static int copy_splice(int in, int out, struct flusher *f, uint64_t *total, bool
 			return 0;
 		if (errno == EINTR)
 			continue;
-		if (*total == 0 && no_fast_path(errno)) {
-			*ret_fallback = true;
-			return 0;
-		}
 		return negerrno();
 	}
 }
 
+/* A fast path refused before any byte was copied: the read/write loop does it all. */
+static bool fall_back(int r, uint64_t total)
+{
+	return r < 0 && total == 0 && no_fast_path(-r);
+}
+
+static int copy_splice(int in, int out, struct flusher *f, uint64_t *total, bool *ret_fallback)
+{
+	int r = copy_fast(call_splice, in, out, f, total);
+
+	*ret_fallback = fall_back(r, *total);
+	return *ret_fallback ? 0 : r;
+}
+
+/* copy_file_range(2), and sendfile(2) from where it stopped when the files do not allow it. */
 static int copy_range(int in, int out, struct flusher *f, uint64_t *total, bool *ret_fallback)
 {
-	bool use_sendfile = false;
+	int r = copy_fast(call_copy_file_range, in, out, f, total);
 
-	*ret_fallback = false;
-	for (;;) {
-		/* Flushing needs the copy in steps; one call per GiB otherwise. */
-		size_t chunk = f->state != FLUSH_OFF ? (size_t)FLUSH_STEP : CHUNK;
-		ssize_t n = use_sendfile ? sendfile(out, in, NULL, chunk)
-					 : copy_file_range(in, NULL, out, NULL, chunk, 0);
-
-		if (n > 0) {
-			*total += (uint64_t)n;
-			int r = flush_behind(f, *total);
-
-			if (r < 0)
-				return r;
-			continue;
-		}
-		if (n == 0)
-			return 0;
-		if (errno == EINTR)
-			continue;
-		if (!no_fast_path(errno))
-			return negerrno();
-		if (!use_sendfile) {
-			use_sendfile = true;
-			continue;
-		}
-		if (*total == 0) {
-			*ret_fallback = true;
-			return 0;
-		}
-		return negerrno();
-	}
+	if (r < 0 && no_fast_path(-r))
+		r = copy_fast(call_sendfile, in, out, f, total);
+	*ret_fallback = fall_back(r, *total);
+	return *ret_fallback ? 0 : r;
 }
 
 int fattrs_copy_fd(int in, int out, unsigned flags, uint64_t *ret_bytes, int *ret_read_errno)
