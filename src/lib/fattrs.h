@@ -609,9 +609,10 @@ struct statfs;
 
 /**
  * fattrs_statfs() - statfs(2) of the file @dirfd and @path name, following
- * a symbolic link as statfs(2) does.
+ * a symbolic link as statfs(2) does unless @at_flags says not to.
  * @at_flags: 0, or AT_EMPTY_PATH for @dirfd's own file when @path is ""
- *            (the working directory for AT_FDCWD)
+ *            (the working directory for AT_FDCWD); AT_SYMLINK_NOFOLLOW: a
+ *            link's own file system
  *
  * Returns: 0, or -errno as statfs(2): -ENOENT for a @path of "" without
  * AT_EMPTY_PATH, -EACCES, -ENOTDIR, -ELOOP, -ENOSYS where the file system

@@ -39,8 +39,9 @@ int open_same_inode(int dirfd, const char *path, int flags, dev_t dev, ino_t ino
 int openat_same_mount(int dirfd, const char *path, int flags);
 
 /*
- * statfs(2) of the file @dirfd, @path and @atf (AT_EMPTY_PATH) name,
- * following a symbolic link as statfs(2) does.  Returns 0 or -errno.
+ * statfs(2) of the file @dirfd, @path and @atf (AT_EMPTY_PATH,
+ * AT_SYMLINK_NOFOLLOW) name, following a symbolic link as statfs(2) does
+ * unless told not to.  Returns 0 or -errno.
  */
 struct statfs;
 int statfs_at(int dirfd, const char *path, unsigned atf, struct statfs *ret);

@@ -201,24 +201,13 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
 static const struct fattrs_fstype *by_magic(struct entry *e, int dirfd, const char *path, unsigned at_flags)
 {
 	struct statfs sfs;
-	int fd = -1, r;
 
-	if (e->by_magic_known)
-		return e->by_magic;
-	if (path == NULL)
-		path = "";
-	if ((at_flags & AT_SYMLINK_NOFOLLOW) && path[0] != '\0') {
-		fd = fattrs_openat(dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-		r = fd < 0 ? fd : statfs_at(fd, "", AT_EMPTY_PATH, &sfs);
-		if (fd >= 0)
-			(void)close(fd);
-	} else {
-		r = statfs_at(dirfd, path, at_flags, &sfs);
+	if (!e->by_magic_known) {
+		if (statfs_at(dirfd, path != NULL ? path : "", at_flags, &sfs) < 0)
+			return NULL;
+		e->by_magic = fattrs_fstype_by_magic((uint32_t)sfs.f_type);
+		e->by_magic_known = true;
 	}
-	if (r < 0)
-		return NULL;
-	e->by_magic = fattrs_fstype_by_magic((uint32_t)sfs.f_type);
-	e->by_magic_known = true;
 	return e->by_magic;
 }
 

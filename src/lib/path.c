@@ -276,18 +276,20 @@ int openat_same_mount(int dirfd, const char *path, int flags)
 
 /*
  * statfs(2) of the file @dirfd, @path and @atf name.  statfs(2) follows
- * symbolic links, and so does this; a name relative to a descriptor is
- * pinned for fstatfs(2) (three calls instead of one).
+ * symbolic links, and so does this but with AT_SYMLINK_NOFOLLOW: then a
+ * link is asked of its own file system.  A name relative to a descriptor,
+ * or not followed, is pinned for fstatfs(2) (three calls instead of one).
  */
 int statfs_at(int dirfd, const char *path, unsigned atf, struct statfs *ret)
 {
+	bool nofollow = (atf & AT_SYMLINK_NOFOLLOW) != 0;
 	int fd, r;
 
 	if (path[0] == '\0' && (atf & AT_EMPTY_PATH) && dirfd != AT_FDCWD)
 		return fstatfs(dirfd, ret) < 0 ? negerrno() : 0;
-	if (dirfd == AT_FDCWD || path[0] == '/')
+	if ((dirfd == AT_FDCWD && path[0] == '\0') || (!nofollow && (dirfd == AT_FDCWD || path[0] == '/')))
 		return statfs(path[0] != '\0' ? path : ".", ret) < 0 ? negerrno() : 0;
-	fd = fattrs_openat(dirfd, path, O_PATH | O_CLOEXEC, 0);
+	fd = fattrs_openat(dirfd, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
 	if (fd < 0)
 		return fd;
 	r = fstatfs(fd, ret) < 0 ? negerrno() : 0;

@@ -134,9 +134,26 @@ static void test_path__statfs_follows_names(void)
 	is_int(fattrs_statfs(topfd, "missing", 0, &got), -ENOENT, "statfs of a missing name is ENOENT");
 }
 
+/* With AT_SYMLINK_NOFOLLOW a link is asked of its own file system, by a descriptor or by an absolute name. */
+static void test_path__statfs_nofollow(void)
+{
+	struct statfs want, got;
+	char path[PATH_MAX];
+
+	if (fstatfs(topfd, &want) < 0 || want.f_type == PROC_MAGIC || symlinkat("/proc", topfd, "to-proc2") < 0) {
+		skip_n(4, "no symlink to /proc in the test directory");
+		return;
+	}
+	is_int(fattrs_statfs(topfd, "to-proc2", AT_SYMLINK_NOFOLLOW, &got), 0, "statfs of a link not followed");
+	tap_ok(got.f_type == want.f_type, "... is the file system the link is on");
+	is_int(fattrs_statfs(AT_FDCWD, top_path(path, "to-proc2"), AT_SYMLINK_NOFOLLOW, &got), 0,
+	       "statfs of an absolute name not followed");
+	tap_ok(got.f_type == want.f_type, "... is the file system the link is on");
+}
+
 int main(void)
 {
-	if (!top_plan(top_make("path"), 23))
+	if (!top_plan(top_make("path"), 27))
 		return 1;
 	test_path__join_drops_trailing_slashes();
 	test_path__join_adds_one_slash();
@@ -147,5 +164,6 @@ int main(void)
 	test_path__readlink_grows_past_the_hint();
 	test_path__statfs_empty_name();
 	test_path__statfs_follows_names();
+	test_path__statfs_nofollow();
 	return top_done();
 }
