@@ -639,60 +639,44 @@ static int read_value(int dirfd, const char *path, unsigned atf, const char *nam
 		      char **ret_bad, size_t *ret_bad_len)
 {
 	char fast[VALUE_FAST];
-	char *buf = fast, *heap = NULL;
-	size_t size = sizeof(fast);
-	ssize_t n;
-	int r = 0;
+	char *heap = NULL;
+	size_t len;
+	ssize_t n = xgetxattr(dirfd, path, atf, name, fast, sizeof(fast));
+	int r;
 
-	for (;;) {
-		n = xgetxattr(dirfd, path, atf, name, buf, size);
-		if (n >= 0)
-			break;
-		if (errno == ENODATA) {
-			*ret_state = FATTRS_STATE_CLEAR;
-			goto out;
-		}
-		if (errno != ERANGE) {
-			r = negerrno();
-			goto out;
-		}
-		if (size > XATTR_SIZE_MAX) {
-			r = -E2BIG;
-			goto out;
-		}
+	if (n >= 0) {
+		*ret_state = fattrs_fflag_value(fast, (size_t)n);
+		if (*ret_state != FATTRS_STATE_INVALID)
+			return 0;
+		heap = malloc((size_t)n + 1);
+		if (heap == NULL)
+			return -ENOMEM;
+		memcpy(heap, fast, (size_t)n);
+		heap[n] = '\0';
+		len = (size_t)n;
+	} else if (errno == ENODATA) {
+		*ret_state = FATTRS_STATE_CLEAR;
+		return 0;
+	} else if (errno != ERANGE) {
+		return negerrno();
+	} else {
 		/* Invalid for sure; fetched in full only to be quoted. */
-		n = xgetxattr(dirfd, path, atf, name, NULL, 0);
-		if (n < 0) {
-			if (errno == ENODATA)
-				*ret_state = FATTRS_STATE_CLEAR;
-			else
-				r = negerrno();
-			goto out;
+		r = fattrs_xattr_get(dirfd, path, atf, name, &heap, &len);
+		if (r == -ENODATA) {
+			*ret_state = FATTRS_STATE_CLEAR;
+			return 0;
 		}
-		size = (size_t)n + 1 > size * 2 ? (size_t)n + 1 : size * 2;
-		free(heap);
-		buf = heap = malloc(size);
-		if (heap == NULL) {
-			r = -ENOMEM;
-			goto out;
+		if (r < 0)
+			return r;
+		*ret_state = fattrs_fflag_value(heap, len);
+		if (*ret_state != FATTRS_STATE_INVALID) {
+			free(heap);
+			return 0;
 		}
 	}
-	*ret_state = fattrs_fflag_value(buf, (size_t)n);
-	if (*ret_state == FATTRS_STATE_INVALID) {
-		char *bad = malloc((size_t)n + 1);
-
-		if (bad == NULL) {
-			r = -ENOMEM;
-			goto out;
-		}
-		memcpy(bad, buf, (size_t)n);
-		bad[n] = '\0';
-		*ret_bad = bad;
-		*ret_bad_len = (size_t)n;
-	}
-out:
-	free(heap);
-	return r;
+	*ret_bad = heap;
+	*ret_bad_len = len;
+	return 0;
 }
 
 /*

@@ -311,6 +311,16 @@ mount_fields() {
 	assert_equal "$stderr" "xstat: warning: 'g': user.fattr.pinned holds 'yes', neither 1 nor 0: the flag reads as invalid"
 }
 
+@test "fattrs flags: an invalid value longer than the first read (300 bytes) is read whole to be quoted, and a valid one after it still reads" {
+	long=$(printf 'x%.0s' {1..300})
+	touch f
+	setfattr -n user.fattr.offline -v "$long" f || skip "no user xattrs in the test directory"
+	setfattr -n user.fattr.integrity -v 1 f
+	run -0 --separate-stderr xstat -c "%{offline} %{integrity}" f
+	assert_output "invalid set"
+	assert_equal "$stderr" "xstat: warning: 'f': user.fattr.offline holds '$long', neither 1 nor 0: the flag reads as invalid"
+}
+
 @test "fattrs flags: the filesystem is probed once per mount, then one listxattrat per file, a getxattrat only for a user.fattr. name; the path calls the same" {
 	fault_require
 	nosys_require
