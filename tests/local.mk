@@ -168,3 +168,10 @@ soak: tmpcreate$(EXEEXT)
 EXTRA_DIST += \
 	tests/soak/run.sh \
 	tests/soak/killer.c
+
+# ---- Debian's kernels in a qemu guest, with Samba and knfsd on its loopback:
+# tests/vm (root; not by make check).
+EXTRA_DIST += \
+	tests/vm/kernels.sh \
+	tests/vm/vm.sh \
+	tests/vm/guest.sh
