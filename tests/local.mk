@@ -174,4 +174,5 @@ EXTRA_DIST += \
 EXTRA_DIST += \
 	tests/vm/kernels.sh \
 	tests/vm/vm.sh \
-	tests/vm/guest.sh
+	tests/vm/guest.sh \
+	tests/vm/netfs.bats

@@ -167,6 +167,7 @@ enum fattrs_tmp_why {
 	FATTRS_TMP_WHY_REQUESTED,	/* the caller asked for this method */
 	FATTRS_TMP_WHY_NO_TMPFILE,	/* auto: O_TMPFILE failed (errno saved) */
 	FATTRS_TMP_WHY_NO_LINK,		/* auto: an unnamed file could not be given a name (errno saved) */
+	FATTRS_TMP_WHY_LOSES_NAME,	/* auto: O_TMPFILE works, but its files lose their name here */
 };
 
 /* How an O_TMPFILE descriptor gets its name. */
@@ -566,6 +567,7 @@ struct fattrs_probe {
 	enum fattrs_tmp_method method;
 	enum fattrs_tmp_why why;
 	uint64_t mnt_id;
+	bool tmpfile_loses_name;	/* O_TMPFILE not tried: see FATTRS_TMP_WHY_LOSES_NAME */
 };
 
 /**

@@ -112,8 +112,10 @@ static const struct fattrs_fstype fstypes[] = {
 	{ .name = "fuse.rclone", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = NO, .tmpfile = NO, .noreplace = NO,
 	  .links = NO, REMOTE },
 	/* the SMB client (O_TMPFILE since 7.1): its DOS attribute word */
-	{ .name = "cifs", .magic = MAGIC_CIFS, .gnu_name = "cifs", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS },
-	{ .name = "smb3", .magic = MAGIC_SMB2, .gnu_name = "smb2", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS },
+	{ .name = "cifs", .magic = MAGIC_CIFS, .gnu_name = "cifs", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS,
+	  .tmpfile_loses_name = true },
+	{ .name = "smb3", .magic = MAGIC_SMB2, .gnu_name = "smb2", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS,
+	  .tmpfile_loses_name = true },
 	{ .name = "nfs", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, REMOTE },
 	{ .name = "nfs4", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, REMOTE },
 	{ .name = "9p", .magic = MAGIC_V9FS, .gnu_name = "v9fs", REMOTE },

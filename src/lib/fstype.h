@@ -57,6 +57,9 @@ struct fattrs_fstype_kept {
  *              and special files too (xfs since 6.18)
  * @copy_up:    stacked (overlayfs): a change of a lower file copies it up,
  *              and what it keeps is its upper layer's
+ * @tmpfile_loses_name: O_TMPFILE works, but a file made so, linked and
+ *              renamed over another name, ends under neither (cifs 7.2
+ *              against Samba 4.17, doc/kernel.md §6): never used there
  * @native:     the native attribute word to look for beyond
  *              system.ntfs_attrib (the SMB client's), or FATTRS_NATIVE_NONE
  * @kept:       the kernel flags it keeps
@@ -66,7 +69,7 @@ struct fattrs_fstype {
 	uint32_t magic;
 	const char *gnu_name;
 	enum fattrs_fsanswer user_xattr, tmpfile, noreplace, links;
-	bool local, remote, flags_trusted, special_kflags, copy_up;
+	bool local, remote, flags_trusted, special_kflags, copy_up, tmpfile_loses_name;
 	enum fattrs_native native;
 	struct fattrs_fstype_kept kept;
 };

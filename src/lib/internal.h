@@ -47,6 +47,14 @@ struct statfs;
 int statfs_at(int dirfd, const char *path, unsigned atf, struct statfs *ret);
 
 /*
+ * Whether the filesystem of @dirfd and @path (followed; "" for @dirfd
+ * itself) has O_TMPFILE files that lose their name in a rename
+ * (fattrs_fstype's @tmpfile_loses_name): O_TMPFILE is never used there.
+ * Returns 1 or 0, or -errno from statfs(2).
+ */
+int fattrs_tmpfile_loses_name(int dirfd, const char *path);
+
+/*
  * Whether /proc/self/fd is procfs (asked once per process): a magic link
  * there reaches exactly the inode a descriptor holds (kflags.c).
  */

@@ -121,7 +121,12 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 
 	/* 1. O_TMPFILE, and how such a file gets a name. */
 	/* Held: the name it is linked as is removed on a signal too, and by free. */
-	r = fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_TMPFILE, FATTRS_TMP_HOLD, &tf);
+	r = fattrs_tmpfile_loses_name(dirfd, dir);
+	if (r < 0 && unanswered(-r, false))
+		goto out;
+	p.tmpfile_loses_name = r > 0;
+	r = p.tmpfile_loses_name ? -EOPNOTSUPP :
+		fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_TMPFILE, FATTRS_TMP_HOLD, &tf);
 	if (r == 0) {
 		p.xattr_errno = xattr_try(fattrs_tmpfile_fd(tf));
 		r = fattrs_tmpfile_link(tf, &tmpl);
@@ -172,7 +177,8 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 		p.why = FATTRS_TMP_WHY_SUPPORTED;
 	} else {
 		p.method = FATTRS_TMP_NAMED;
-		p.why = p.tmpfile_errno != 0 ? FATTRS_TMP_WHY_NO_TMPFILE : FATTRS_TMP_WHY_NO_LINK;
+		p.why = p.tmpfile_loses_name ? FATTRS_TMP_WHY_LOSES_NAME :
+			p.tmpfile_errno != 0 ? FATTRS_TMP_WHY_NO_TMPFILE : FATTRS_TMP_WHY_NO_LINK;
 		if (p.create_errno != 0 && p.tmpfile_errno != EOPNOTSUPP)
 			p.create_errno = p.tmpfile_errno != 0 ? p.tmpfile_errno : p.create_errno;
 	}

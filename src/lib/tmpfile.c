@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -140,12 +141,26 @@ void fattrs_tmpfile_cleanup_signal(void)
 	}
 }
 
-/* Try random names from @tmpl until @make succeeds with something but EEXIST. */
+/*
+ * At most this many names made and lost again (NAME_LOST from @make) in a row:
+ * where that keeps happening, something on the filesystem takes every name
+ * (or the lock that keeps it means something else there), and trying on
+ * would only cost round trips.
+ */
+#define LOST_ATTEMPTS 16
+/* What @make returns for such a name (no errno: openat's own ESTALE stays one). */
+#define NAME_LOST INT_MIN
+
+/*
+ * Try random names from @tmpl until @make succeeds with something but
+ * EEXIST (or NAME_LOST: a name made and lost again).  Gives up after
+ * NAME_ATTEMPTS names taken (EEXIST) or LOST_ATTEMPTS lost (ENOLCK).
+ */
 static int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 		     int (*make)(int dirfd, const char *path, void *data), void *data)
 {
 	char *buf = strdup(tmpl->path);
-	int r = -EEXIST;
+	int r = -EEXIST, lost = 0;
 
 	if (buf == NULL)
 		return -ENOMEM;
@@ -154,6 +169,10 @@ static int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 		if (r < 0)
 			break;
 		r = make(dirfd, buf, data);
+		if (r == NAME_LOST && ++lost < LOST_ATTEMPTS)
+			continue;
+		if (r == NAME_LOST)
+			r = -ENOLCK;
 		if (r != -EEXIST || tmpl->x_len == 0)
 			break;
 	}
@@ -163,6 +182,22 @@ static int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 	}
 	*ret_path = buf;
 	return r;
+}
+
+/*
+ * Open @path (a regular file, not followed) to take flock(LOCK_EX) on it:
+ * for writing where allowed, since NFS turns flock(2) into a POSIX write
+ * lock, which a descriptor open only for reading cannot take (EBADF); for
+ * reading where writing is refused.  @flags: more open flags (O_CREAT).
+ */
+static int open_lockable(int dirfd, const char *path, int flags)
+{
+	const int how = O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags;
+	int fd = openat(dirfd, path, O_RDWR | how, 0600);
+
+	if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS || errno == ETXTBSY))
+		fd = openat(dirfd, path, O_RDONLY | how, 0600);
+	return fd;
 }
 
 /*
@@ -184,7 +219,7 @@ static int reclaim(int dirfd, const char *path)
 		return errno == ENOENT ? 0 : -EEXIST;
 	if (!S_ISREG(there.st_mode))
 		return -EEXIST;
-	fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = open_lockable(dirfd, path, 0);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -EEXIST;
 	if (fstat(fd, &mine) == 0 && S_ISREG(mine.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
@@ -212,7 +247,7 @@ static int try_reclaimable(int dirfd, const struct fattrs_tmpl *tmpl, char **ret
 
 	if (buf == NULL)
 		return -ENOMEM;
-	for (int i = 0; i < 4 && r == -EEXIST; i++) {
+	for (int i = 0; i < 4 && (r == -EEXIST || r == NAME_LOST); i++) {
 		r = make(dirfd, buf, data);
 		if (r == -EEXIST && reclaim(dirfd, buf) < 0)
 			break;
@@ -222,7 +257,7 @@ static int try_reclaimable(int dirfd, const struct fattrs_tmpl *tmpl, char **ret
 		return 0;
 	}
 	free(buf);
-	if (r != -EEXIST)
+	if (r != -EEXIST && r != NAME_LOST)
 		return r;
 	return try_names(dirfd, tmpl, ret_path, make, data);
 }
@@ -342,6 +377,9 @@ static int dir_refuses_removal(int dirfd, const char *path)
 	return 0;
 }
 
+static bool same_inode(const struct stat *a, const struct stat *b);
+static void unlink_if(int dirfd, const char *path, const struct stat *st);
+
 struct named_args {
 	mode_t mode;
 	int fd;
@@ -350,6 +388,26 @@ struct named_args {
 	bool lock;	/* flock the new file, and make sure the name is still it */
 };
 
+/*
+ * flock(2) failed because another open file holds the lock: EWOULDBLOCK,
+ * or EACCES where the cifs client turns flock(2) into SMB byte-range
+ * locks.  Any other error means there are no such locks here.
+ */
+static bool lock_held_elsewhere(int err)
+{
+	return err == EWOULDBLOCK || err == EACCES;
+}
+
+/*
+ * Create @path exclusively; with @a->lock, lock it and make sure the name
+ * still is this file.  Before the lock, another writer may have taken the
+ * name for a dead one's and removed it: then the name is not (or no longer)
+ * this file, and another is tried.  The lock is taken once: a second
+ * flock(2) on the same open file is not a no-op everywhere (on cifs it is
+ * a second byte-range lock, which the first one refuses: EACCES).
+ * Returns 0; -EEXIST when the name is taken; NAME_LOST when the name was
+ * made but lost again (nothing of it left here); or -errno.
+ */
 static int open_excl(int dirfd, const char *path, void *data)
 {
 	struct named_args *a = data;
@@ -360,20 +418,19 @@ static int open_excl(int dirfd, const char *path, void *data)
 		return negerrno();
 	if (!a->lock)
 		return 0;
-	/*
-	 * Locked from here on.  Before the lock, another writer may have
-	 * taken the name for a dead one's and removed it: then the name is
-	 * not (or no longer) this file, and another is tried.
-	 */
-	if (flock(a->fd, LOCK_EX | LOCK_NB) < 0 && errno != EWOULDBLOCK)
-		return 0;	/* no locks here: nobody can reclaim it either */
-	if (fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    mine.st_dev == there.st_dev && mine.st_ino == there.st_ino &&
-	    flock(a->fd, LOCK_EX | LOCK_NB) == 0)
+	if (flock(a->fd, LOCK_EX | LOCK_NB) < 0) {
+		if (!lock_held_elsewhere(errno))
+			return 0;	/* no locks here: nobody can reclaim it either */
+		/* A reclaimer holds it, and removes the name: give it up. */
+	} else if (fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+		   same_inode(&mine, &there)) {
 		return 0;
+	}
+	if (fstat(a->fd, &mine) == 0)
+		unlink_if(dirfd, path, &mine);
 	(void)close(a->fd);
 	a->fd = -1;
-	return -EEXIST;
+	return NAME_LOST;
 }
 
 static int make_named(int dirfd, const char *path, void *data)
@@ -447,6 +504,18 @@ static int open_unnamed(int dirfd, const char *tmpl_path, mode_t mode)
 	return fd;
 }
 
+int fattrs_tmpfile_loses_name(int dirfd, const char *path)
+{
+	struct statfs sf;
+	const struct fattrs_fstype *t;
+	int r = statfs_at(dirfd, path, path[0] == '\0' ? AT_EMPTY_PATH : 0, &sf);
+
+	if (r < 0)
+		return r;
+	t = fattrs_fstype_by_magic((uint32_t)sf.f_type);
+	return t != NULL && t->tmpfile_loses_name;
+}
+
 /* The errors that mean "this filesystem (or kernel) has no O_TMPFILE". */
 static bool no_tmpfile(int r)
 {
@@ -487,6 +556,15 @@ int fattrs_tmpfile_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
 	}
 
 	r = open_unnamed(dirfd, tmpl->path, mode);
+	if (r >= 0 && fattrs_tmpfile_loses_name(r, "") > 0) {
+		(void)close(r);
+		if (method == FATTRS_TMP_AUTO) {
+			tf->why = FATTRS_TMP_WHY_LOSES_NAME;
+			r = open_named(tf, tmpl);
+			goto done;
+		}
+		r = -EOPNOTSUPP;
+	}
 	if (r >= 0) {
 		tf->fd = r;
 		tf->method = FATTRS_TMP_TMPFILE;
@@ -977,7 +1055,7 @@ static int link_locked(int dirfd, const char *path, void *data)
 
 	if (r < 0)
 		return r;
-	a->fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	a->fd = open_lockable(dirfd, path, 0);
 	if (a->fd < 0) {
 		r = errno == ENOENT ? -EEXIST : -ENOLCK;
 		if (r == -ENOLCK)
@@ -1023,7 +1101,7 @@ static int stage_lock(int dirfd, const char *name, int *ret_slot)
 
 		if (fstatat(dirfd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(there.st_mode))
 			return -ENOLCK;
-		fd = openat(dirfd, name, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+		fd = open_lockable(dirfd, name, O_CREAT);
 		if (fd < 0)
 			return -ENOLCK;
 		if (fstat(fd, &mine) < 0 || !S_ISREG(mine.st_mode)) {
@@ -1033,6 +1111,8 @@ static int stage_lock(int dirfd, const char *name, int *ret_slot)
 		while ((r = flock(fd, LOCK_EX)) < 0 && errno == EINTR)
 			;
 		if (r < 0) {
+			/* No lock here, so no holder either: what this made goes again. */
+			unlink_if(dirfd, name, &mine);
 			(void)close(fd);
 			return -ENOLCK;
 		}

@@ -48,6 +48,8 @@ const char *why_words(enum fattrs_tmp_why why, int err, char *buf, size_t size)
 		return buf;
 	case FATTRS_TMP_WHY_NO_LINK:
 		return _("an unnamed file cannot be linked here: AT_EMPTY_PATH and /proc/self/fd both failed");
+	case FATTRS_TMP_WHY_LOSES_NAME:
+		return _("O_TMPFILE files lose their name in a rename on this filesystem");
 	}
 	return "";
 }
@@ -90,13 +92,28 @@ void say_method(const struct fattrs_tmpfile *tf, const char *what, const char *n
 		 method_keywords[fattrs_tmpfile_method(tf)], why_words(w, err, why, sizeof(why)));
 }
 
+static struct fattrs_tmpfile *scratch_make(const struct tmpcreate_control *ctl, const char *dir,
+					   const char *file, unsigned int flags);
+
 struct fattrs_tmpfile *scratch_new(const struct tmpcreate_control *ctl, const char *dir)
 {
-	return scratch_new_for(ctl, dir, NULL);
+	return scratch_make(ctl, dir, NULL, FATTRS_TMP_RECLAIM);
 }
 
 struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, const char *dir,
 				       const char *file)
+{
+	return scratch_make(ctl, dir, file, FATTRS_TMP_RECLAIM);
+}
+
+struct fattrs_tmpfile *scratch_new_unlocked(const struct tmpcreate_control *ctl, const char *dir)
+{
+	return scratch_make(ctl, dir, NULL, 0);
+}
+
+/* @flags: FATTRS_TMP_RECLAIM or 0 (a random name, never locked). */
+static struct fattrs_tmpfile *scratch_make(const struct tmpcreate_control *ctl, const char *dir,
+					   const char *file, unsigned int flags)
 {
 	struct fattrs_tmpfile *tf = NULL;
 	struct fattrs_tmpl tmpl;
@@ -107,7 +124,7 @@ struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, cons
 	cleanup_on_signals();
 	if (r == 0)
 		r = fattrs_tmpfile_new(AT_FDCWD, &tmpl, 0600, ctl->method,
-				       FATTRS_TMP_UNPUBLISHED | FATTRS_TMP_RECLAIM, &tf);
+				       FATTRS_TMP_UNPUBLISHED | flags, &tf);
 	free(path);
 	if (r == -EOPNOTSUPP && ctl->method == FATTRS_TMP_TMPFILE)
 		cli_warn(0, _("cannot create a temporary file in %s: %s; this filesystem has no O_TMPFILE (use --method=auto)"),

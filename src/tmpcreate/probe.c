@@ -63,6 +63,9 @@ static void probe_print(const char *dir, const struct fattrs_probe *p,
 		printf("  %-18s %s\n", _("filesystem:"), _("unknown"));
 	if (p->tmpfile_errno == 0)
 		printf("  %-18s %s\n", "O_TMPFILE:", _("yes"));
+	else if (p->tmpfile_loses_name)
+		printf("  %-18s %s (%s)\n", "O_TMPFILE:", _("not used"),
+		       _("its files lose their name in a rename here"));
 	else
 		printf("  %-18s %s (%s)\n", "O_TMPFILE:", _("no"), strerror(p->tmpfile_errno));
 	if (p->tmpfile_errno == 0 && p->link_via != FATTRS_LINK_NONE)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,12 +40,33 @@ static char *subst_braces(const char *arg, const char *path)
 	return ret;
 }
 
+/*
+ * Whether $TMPCREATE_FILE (/dev/fd/@fd) still opens the file once its name
+ * is gone.  Not on cifs: the server deletes an unlinked file at once, and
+ * the client reopens /proc/self/fd/N by the old name (ENOENT on 6.1 and
+ * 6.12, EINVAL on 7.2).  Running out of descriptors says nothing.
+ */
+static bool reopens(int fd)
+{
+	char proc[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+	int again;
+
+	(void)snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	again = open(proc, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (again < 0)
+		return errno == EMFILE || errno == ENFILE;
+	(void)close(again);
+	return true;
+}
+
 int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 {
 	const char *dir = tmpdir_of(ctl);
 	struct fattrs_tmpfile *tf;
 	char fdstr[3 * sizeof(int) + 1], file[sizeof("/dev/fd/") + 3 * sizeof(int)];
 	size_t n = 0;
+	bool named;
+	pid_t pid;
 	int fd, r;
 
 	if (cmd == NULL || cmd[0] == NULL)
@@ -61,7 +83,29 @@ int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 	}
 	if (ctl->verbose)
 		say_method(tf, _("scratch file in"), dir);
-	fattrs_tmpfile_free(tf);
+	named = fattrs_tmpfile_method(tf) == FATTRS_TMP_NAMED;
+	tf = fattrs_tmpfile_free(tf);
+	if (named && !reopens(fd)) {
+		/*
+		 * The name must stay while COMMAND runs: a new scratch file,
+		 * not locked (cifs locks are byte-range locks, which would
+		 * refuse COMMAND's own opens), removed when COMMAND ends (or
+		 * on a signal), and COMMAND a child instead of this process.
+		 */
+		(void)close(fd);
+		tf = scratch_new_unlocked(ctl, dir);
+		if (tf == NULL)
+			return CLI_EXIT_CANCELED;
+		fd = fcntl(fattrs_tmpfile_fd(tf), F_DUPFD, 3);
+		if (fd < 0) {
+			cli_warn(errno, _("cannot create a temporary file in %s"), cli_quotef(dir));
+			fattrs_tmpfile_free(tf);
+			return CLI_EXIT_CANCELED;
+		}
+		if (ctl->verbose)
+			cli_warn(0, _("an unnamed file cannot be reopened by %s here: the name %s stays until COMMAND ends"),
+				 "$TMPCREATE_FILE", cli_quotef(fattrs_tmpfile_path(tf)));
+	}
 
 	(void)snprintf(fdstr, sizeof(fdstr), "%d", fd);
 	(void)snprintf(file, sizeof(file), "/dev/fd/%d", fd);
@@ -78,7 +122,15 @@ int scratch_main(const struct tmpcreate_control *ctl, const char **cmd)
 		if (argv[i] == NULL)
 			cli_die(CLI_EXIT_CANCELED, 0, _("memory exhausted"));
 	}
-	r = cli_command_exec(argv);
+	if (tf == NULL) {
+		r = cli_command_exec(argv);
+	} else {
+		pid = cli_command_start(argv, -1, &r);
+		if (pid > 0)
+			r = cli_command_wait(pid);
+		(void)close(fd);
+		fattrs_tmpfile_free(tf);
+	}
 	for (size_t i = 0; i < n; i++)
 		free((void *)(uintptr_t)argv[i]);
 	free(argv);

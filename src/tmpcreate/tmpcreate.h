@@ -82,6 +82,12 @@ struct fattrs_tmpfile *scratch_new(const struct tmpcreate_control *ctl, const ch
  */
 struct fattrs_tmpfile *scratch_new_for(const struct tmpcreate_control *ctl, const char *dir,
 				       const char *file);
+/*
+ * A scratch file in @dir under a random name that is neither locked nor
+ * taken for a dead writer's: for a file COMMAND opens by its name while it
+ * runs (on cifs a lock is a byte-range lock, which would refuse COMMAND).
+ */
+struct fattrs_tmpfile *scratch_new_unlocked(const struct tmpcreate_control *ctl, const char *dir);
 
 /* The modes; each returns the exit status.  @args: the operands (may be NULL). */
 int mktemp_main(struct tmpcreate_control *ctl, const char **args);

@@ -382,3 +382,48 @@ kill_before_backup() {
 	assert_output "$(printf '%s\n' 'default: F missing on the server: 0' '-b: F missing on the server: 0' \
 		'--preserve=mode: F missing on the server: 0' 'F: new --preserve=mode; server: F F~ ')"
 }
+
+# ------------------------------------------------- locks that mean something else (cifs)
+
+# CMD...: run CMD under strace with every flock(2) after the first failing
+# with ERRNO ($LOCK_ERRNO, default EACCES): what the cifs client does, whose
+# flock(2) is an SMB byte-range lock, so a second lock on an open file that
+# holds one conflicts with it.  Bounded: a writer that loops is killed.
+second_lock_fails() {
+	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS timeout -k 5 60 strace -f -qq -o "$BATS_TEST_TMPDIR/trace" \
+		-e trace=flock,openat -e "inject=flock:error=${LOCK_ERRNO:-EACCES}:when=${LOCK_WHEN:-2+}" "$@"
+}
+
+@test "a second flock(2) on one open file failing (cifs) costs no name: -o makes one file and returns" {
+	fault_require
+	local how
+	for how in "--method=named -o new" "--method=named -o old" "--method=named -b -o old" \
+		   "-o old2" "--scratch -- true"; do
+		rm -rf "$W"/* "$W"/.[!.]* && cd "$W"
+		echo A >old && echo B >old2
+		run -0 second_lock_fails tmpcreate $how <<<N
+		# One exclusive create per hidden name; nothing left but the files.
+		[[ $(grep -c 'O_CREAT|O_EXCL' "$BATS_TEST_TMPDIR/trace") -le 1 ]] ||
+			fail "$how: more than one name made: $(grep O_EXCL "$BATS_TEST_TMPDIR/trace")"
+		case $how in
+		*"-o new") assert_equal "$(names)" "new old old2"; assert_equal "$(<new)" N ;;
+		*"-b -o old") assert_equal "$(names)" "old old2 old~"; assert_equal "$(<old)" N
+			      assert_equal "$(<old~)" A ;;
+		*"-o old") assert_equal "$(names)" "old old2"; assert_equal "$(<old)" N ;;
+		*"-o old2") assert_equal "$(names)" "old old2"; assert_equal "$(<old2)" N ;;
+		*) assert_equal "$(names)" "old old2" ;;
+		esac
+	done
+}
+
+@test "names made and lost again and again: a bounded number of tries, a clear error, nothing left" {
+	fault_require
+	# Every lock held elsewhere: each name made is given up (and removed) again.
+	LOCK_ERRNO=EAGAIN LOCK_WHEN=1+ run -1 --separate-stderr second_lock_fails \
+		tmpcreate --method=named -o "$W/f" <<<N
+	assert_equal "$stderr" "tmpcreate: cannot create a temporary file in '$W': No locks available"
+	assert_equal "$(names "$W")" ""
+	local made
+	made=$(grep -c 'O_CREAT|O_EXCL' "$BATS_TEST_TMPDIR/trace")
+	((made >= 16 && made <= 24)) || fail "$made names tried"
+}

@@ -8,6 +8,10 @@ mkdir -p /run/vm /dev/pts /dev/shm
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /run/vm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin
+ln -sfn /proc/self/fd/1 /dev/stdout
+ln -sfn /proc/self/fd/2 /dev/stderr
 exec >/run/vm/log 2>&1 </dev/null
 
 off() {
@@ -75,6 +79,10 @@ mkdir -p /run/samba/private
 smbd -D -s /run/smb.conf || fail "smbd does not start"
 
 # knfsd, NFSv4 only, exporting the disk's nfs directory as the root.
+# No delegations: the two mounts are one NFS client to the server (one
+# client id), and under a delegation each keeps its locks to itself, where
+# two machines would have the delegation recalled.
+sysctl -q fs.leases-enable=0
 mount -t nfsd nfsd /proc/fs/nfsd || fail "no nfsd"
 mkdir -p /var/lib/nfs/v4recovery /var/lib/nfs/rpc_pipefs
 mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null

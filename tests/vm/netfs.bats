@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The kernel's own SMB and NFS clients, in the guest of tests/vm (make
+# vm-check): tmpcreate -o returns and leaves nothing, publishes for real
+# (read back on the server's disk), and tells a live writer from a dead
+# one across two clients of one share.  Outside the guest every test skips.
+# bats file_tags=vm
+
+bats_require_minimum_version 1.5.0
+load '../helpers/common'
+
+setup() {
+	[[ -n ${VM_SMB-} ]] || skip "runs in the guest of tests/vm (make vm-check)"
+	N=t$BATS_TEST_NUMBER
+}
+
+# Every name in DIR, dot files too, on one line.
+names() {
+	ls -A "$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# KIND: the client's mount, the second client's and the server's directory.
+on() {
+	case $1 in
+	smb) C=$VM_SMB/$N C2=$VM_SMB2/$N S=$VM_SMB_SRV/$N ;;
+	nfs) C=$VM_NFS/$N C2=$VM_NFS2/$N S=$VM_NFS_SRV/$N ;;
+	esac
+	rm -rf "$S" && mkdir "$S" && chmod 0777 "$S"
+}
+
+# What the server holds: FILE's bytes.
+server_has() {
+	assert_equal "$(cat "$S/$1")" "$2"
+}
+
+@test "-o makes a new FILE on cifs and nfs: it returns, and only FILE is left on the server" {
+	local k m
+	for k in smb nfs; do
+		for m in auto named; do
+			on $k
+			run -0 timeout 60 tmpcreate --method=$m -o "$C/out" <<<hello
+			server_has out hello
+			assert_equal "$(names "$S")" out
+		done
+	done
+}
+
+@test "-o replaces FILE on cifs and nfs: FILE on the server is the new one, nothing else is left" {
+	local k m
+	for k in smb nfs; do
+		for m in auto named; do
+			on $k
+			echo old >"$C/f"
+			run -0 timeout 60 tmpcreate --method=$m -o "$C/f" <<<new
+			echo 3 >/proc/sys/vm/drop_caches
+			server_has f new
+			assert_equal "$k $m: $(names "$S")" "$k $m: f"
+		done
+	done
+}
+
+@test "-b -o on cifs and nfs keeps the old FILE as FILE~, twice over" {
+	local k
+	for k in smb nfs; do
+		on $k
+		echo 1 >"$C/f"
+		run -0 timeout 60 tmpcreate -b -o "$C/f" <<<2
+		run -0 timeout 60 tmpcreate -b -o "$C/f" <<<3
+		server_has f 3
+		server_has f~ 2
+		assert_equal "$k: $(names "$S")" "$k: f f~"
+	done
+}
+
+@test "-o -- COMMAND and --scratch on cifs and nfs leave nothing behind" {
+	local k
+	for k in smb nfs; do
+		on $k
+		run -0 timeout 60 tmpcreate -o "$C/f" -- echo made
+		server_has f made
+		run -0 timeout 60 tmpcreate -p "$C" --scratch -- sh -c 'echo x >"$TMPCREATE_FILE"; cat "$TMPCREATE_FILE"'
+		assert_output x
+		assert_equal "$(names "$S")" f
+	done
+}
+
+@test "cifs, nfs: a live writer's hidden file is left alone by a second client; a dead one's is reclaimed" {
+	local k hidden pid
+	for k in smb nfs; do
+		on $k
+		echo old >"$C/f"
+		# A live writer on client 1: its hidden file exists while it waits for input.
+		coproc W { exec tmpcreate --method=named -o "$C/f"; }
+		pid=$W_PID
+		for _ in $(seq 100); do
+			hidden=$(cd "$S" && ls -A | grep '^\.tmpcreate' || :)
+			[[ -n $hidden ]] && break
+			sleep 0.1
+		done
+		[[ -n $hidden ]] || fail "$k: no hidden file of the live writer"
+		# Client 2 writes the same FILE meanwhile: the live one's name stays.
+		run -0 timeout 60 tmpcreate --method=named -o "$C2/f" <<<second
+		[[ -e $S/$hidden ]] || fail "$k: client 2 removed the live writer's $hidden"
+		# kill -9: the next writer, on the other client, takes the name back.
+		kill -9 "$pid"
+		wait "$pid" 2>/dev/null || :
+		sleep 1
+		run -0 timeout 60 tmpcreate --method=named -o "$C2/f" <<<third
+		echo 3 >/proc/sys/vm/drop_caches
+		server_has f third
+		assert_equal "$k: $(names "$S")" "$k: f"
+	done
+}
+
+@test "--probe on cifs and nfs answers, and says which method -o will use" {
+	local k
+	for k in smb nfs; do
+		on $k
+		run -0 timeout 120 tmpcreate --probe "$C"
+		assert_output --partial "method"
+		assert_equal "$(names "$S")" ""
+	done
+}
