@@ -111,13 +111,22 @@ static const struct fattrs_fstype fstypes[] = {
 	  .links = YES, REMOTE },
 	{ .name = "fuse.rclone", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = NO, .tmpfile = NO, .noreplace = NO,
 	  .links = NO, REMOTE },
-	/* the SMB client (O_TMPFILE since 7.1): its DOS attribute word */
-	{ .name = "cifs", .magic = MAGIC_CIFS, .gnu_name = "cifs", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS,
-	  .tmpfile_loses_name = true },
-	{ .name = "smb3", .magic = MAGIC_SMB2, .gnu_name = "smb2", .tmpfile = NO, REMOTE, .native = FATTRS_NATIVE_CIFS,
-	  .tmpfile_loses_name = true },
-	{ .name = "nfs", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, REMOTE },
-	{ .name = "nfs4", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, REMOTE },
+	/*
+	 * The SMB client (O_TMPFILE since 7.1, never used: tmpfile_loses_name)
+	 * and its DOS attribute word; the NFS client (RFC 8276 user xattrs).
+	 * Kernel flags measured on 6.1, 6.12 and 7.2 against Samba 4.17 and
+	 * knfsd (tests/vm): none kept; cifs passes compression to the server.
+	 */
+	{ .name = "cifs", .magic = MAGIC_CIFS, .gnu_name = "cifs", .tmpfile = NO, .noreplace = YES,
+	  .links = YES, REMOTE, .native = FATTRS_NATIVE_CIFS, .tmpfile_loses_name = true,
+	  .kept = { .measured = true, .imaybe = { FS_COMPR_FL, FS_COMPR_FL } } },
+	{ .name = "smb3", .magic = MAGIC_SMB2, .gnu_name = "smb2", .tmpfile = NO, .noreplace = YES,
+	  .links = YES, REMOTE, .native = FATTRS_NATIVE_CIFS, .tmpfile_loses_name = true,
+	  .kept = { .measured = true, .imaybe = { FS_COMPR_FL, FS_COMPR_FL } } },
+	{ .name = "nfs", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, .noreplace = NO,
+	  .links = YES, REMOTE, .kept = { .measured = true } },
+	{ .name = "nfs4", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, .noreplace = NO,
+	  .links = YES, REMOTE, .kept = { .measured = true } },
 	{ .name = "9p", .magic = MAGIC_V9FS, .gnu_name = "v9fs", REMOTE },
 	/* sysfs: getxattr of a user.* name says ENODATA, setxattr EOPNOTSUPP */
 	{ .name = "sysfs", .magic = MAGIC_SYSFS, .gnu_name = "sysfs", .user_xattr = NO, .tmpfile = NO, PSEUDO },
