@@ -171,7 +171,14 @@ EXTRA_DIST += \
 
 # ---- Debian's kernels in a qemu guest, with Samba and knfsd on its loopback:
 # tests/vm (root; not by make check).
+# make vm-check [VM_SUITES='bookworm trixie sid']
+VM_SUITES = bookworm trixie sid
+vm-check: tmpcreate$(EXEEXT) xstat$(EXEEXT) setfattrs$(EXEEXT)
+	$(SHELL) $(top_srcdir)/tests/vm/check.sh -b '$(abs_top_builddir)' $(VM_SUITES)
+.PHONY: vm-check
 EXTRA_DIST += \
+	tests/vm/check.sh \
+	tests/vm/facts.py \
 	tests/vm/kernels.sh \
 	tests/vm/vm.sh \
 	tests/vm/guest.sh \

@@ -401,7 +401,7 @@ help_directives() {
 		[fish]=fish [zsh]=zsh [groff]=groff-base [lexgrog]=man-db [jq]=jq [python3]=python3
 		[shellcheck]=shellcheck [strace]=strace [valgrind]=valgrind [xfs_io]=xfsprogs
 		[git]=git [localedef]=Essential [timeout]=Essential [bash]=Essential
-		[dpkg-buildpackage]=dpkg-dev [lintian]=lintian
+		[dpkg-buildpackage]=dpkg-dev [lintian]=lintian [smbclient]=smbclient
 	)
 	local listed c missing=()
 	listed=$(sed 's/#.*//' "$FATTRS_SRCDIR/.ci/packages" | tr -s ' \t' '\n\n')
