@@ -41,7 +41,7 @@ papt() {
 # The package that depends on nothing but the kernel's files: the image
 # package, or (unstable) its linux-binary- part and linux-modules- part.
 fetch() {
-	local suite=$1 d=$CACHE/apt/$1 image ver pkgs p out=$CACHE/$1
+	local suite=$1 d=$CACHE/apt/$1 image ver pkgs p m out=$CACHE/$1
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	sources "$suite" >"$d/sources.list"
 	: >>"$d/status"
@@ -54,7 +54,9 @@ fetch() {
 		return 0
 	fi
 	pkgs=("$image")
-	if papt apt-cache "$suite" depends "$image" | grep -q "Depends: linux-binary-"; then
+	# Not "| grep -q" under pipefail: grep ending first fails the pipe.
+	p=$(papt apt-cache "$suite" depends "$image")
+	if [[ $p == *"Depends: linux-binary-"* ]]; then
 		pkgs=("linux-binary-${image#linux-image-}" "linux-modules-${image#linux-image-}"
 		      "linux-base-${image#linux-image-}")
 	fi
@@ -79,6 +81,13 @@ fetch() {
 		mv "$out.new/root/boot/vmlinuz-$p" "$out.new/vmlinuz"
 	fi
 	depmod -b "$out.new" "$p"
+	# What the guest cannot boot without (vm.sh): a truncated download or a
+	# package split differently fails here, not as a panic in the guest.
+	[[ -s $out.new/vmlinuz ]] || { echo "kernels.sh: no vmlinuz in $image" >&2; return 1; }
+	for m in 9pnet_virtio 9p overlay cifs nfsd; do
+		modprobe -d "$out.new" -S "$p" --show-depends "$m" >/dev/null 2>&1 ||
+			{ echo "kernels.sh: $image has no module $m" >&2; return 1; }
+	done
 	echo "$p" >"$out.new/kver"
 	rm -rf "$out.new/root"
 	echo "$image $ver" >"$out.new/version"

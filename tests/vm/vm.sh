@@ -32,7 +32,7 @@ skip() {
 
 [[ $EUID -eq 0 ]] || skip "needs root (the guest shares / over virtio-9p as root)"
 command -v qemu-system-x86_64 >/dev/null || skip "needs qemu-system-x86_64 (package qemu-system-x86)"
-if ! [[ -x /bin/busybox ]] || ! /bin/busybox --list | grep -qx switch_root; then
+if ! [[ -x /bin/busybox ]] || ! [[ $'\n'$(/bin/busybox --list)$'\n' == *$'\nswitch_root\n'* ]]; then
 	skip "needs a static busybox (package busybox-static)"
 fi
 [[ -s $CACHE/$suite/kver ]] || FATTRS_VM_CACHE=$CACHE "$here/kernels.sh" "$suite" >&2 ||
@@ -76,7 +76,8 @@ initrd() {
 			*) cp "$line" "$t/mods/$name" ;;
 			esac
 			echo "$name" >>"$t/mods.list"
-		done < <(modprobe -d "$CACHE/$suite" -S "$kver" --show-depends "$m" 2>/dev/null || true)
+		done < <(modprobe -d "$CACHE/$suite" -S "$kver" --show-depends "$m" 2>/dev/null ||
+			echo "vm.sh: the $suite kernel ($kver) has no module $m" >&2)
 	done
 	cat >"$t/init" <<'EOF'
 #!/bin/busybox sh
@@ -88,10 +89,18 @@ mount -t devtmpfs devtmpfs /dev
 while read -r m; do
 	insmod "/mods/$m" 2>/dev/null || echo "init: cannot load $m" >&2
 done </mods.list
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro host /host || exec sh
+# A root that cannot be reached says why on the console, then powers off
+# (an init that exits is a panic that names nothing).
+die() {
+	echo "init: $*" >&2
+	poweroff -f
+}
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro host /host ||
+	die "cannot mount the host's / over virtio-9p"
 mount -t tmpfs -o mode=0755 tmpfs /upper
 mkdir /upper/u /upper/w
-mount -t overlay -o lowerdir=/host,upperdir=/upper/u,workdir=/upper/w overlay /newroot || exec sh
+mount -t overlay -o lowerdir=/host,upperdir=/upper/u,workdir=/upper/w overlay /newroot ||
+	die "cannot mount the overlay root"
 for d in proc sys dev; do
 	mount --move /$d /newroot/$d
 done
@@ -133,6 +142,9 @@ cat "$work/out/log" 2>/dev/null || true
 if [[ ! -s $work/out/rc ]]; then
 	echo "vm.sh: the $suite guest ended without a result (qemu exit $rc); its console:" >&2
 	tail -n 40 "$work/console" >&2
+	# Last, the line that says why (check.sh reports the last line).
+	why=$(grep -a -m 1 -e '^init: ' -e 'Kernel panic' -e 'not syncing' "$work/console" || true)
+	[[ -z $why ]] || echo "vm.sh: $suite: ${why//$'\r'/}" >&2
 	exit 1
 fi
 exit "$(<"$work/out/rc")"
