@@ -313,7 +313,7 @@ enum {
  * Returns: 0, or -errno: -EEXIST (FATTRS_PUBLISH_NOCLOBBER and @path
  * exists), -EPERM (an immutable or append-only file or directory), -EISDIR,
  * -EXDEV, -ENOSPC, -EIO (the directory's fsync failed; the name is in
- * place but may not be durable), ...
+ * place but may not be durable; or see fattrs_tmpfile_lost()), ...
  */
 int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const char *backup,
 			   unsigned int flags);
@@ -324,6 +324,17 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
  * name, and @path was left as it was).
  */
 bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf);
+
+/**
+ * fattrs_tmpfile_lost() - whether the last fattrs_tmpfile_publish() failed
+ * (-EIO) because the filesystem reported the publish done and @path,
+ * asked of its server afterwards, is missing or still the file it
+ * replaced (asked where the filesystem is not a block device's).  @path is then whatever the
+ * server has (the old file, or nothing); *@ret_kept is the name, beside
+ * @path, that the content is under (kept, never removed: tell the user),
+ * or NULL when it could not be saved.
+ */
+bool fattrs_tmpfile_lost(const struct fattrs_tmpfile *tf, const char **ret_kept);
 
 /**
  * fattrs_tmpfile_release() - the name is in use now: fattrs_tmpfile_free()

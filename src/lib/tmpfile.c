@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -37,6 +39,8 @@ struct fattrs_tmpfile {
 	char *path;		/* NULL while unnamed */
 	bool unpublished;	/* path is a scratch name to remove unless published */
 	bool backup_failed;	/* the last publish failed making the backup */
+	bool lost;		/* the last publish was reported done, and was not */
+	char *kept;		/* then, the name its content is under, or NULL */
 	int slot;		/* index in the scratch registry, or -1 */
 };
 
@@ -200,6 +204,8 @@ static int open_lockable(int dirfd, const char *path, int flags)
 	return fd;
 }
 
+static int name_stat(int dirfd, const char *path, struct stat *st);
+
 /*
  * A dead writer's leftover at @path is removed.  Every writer holds
  * flock(LOCK_EX) on its file from before the file has its hidden name
@@ -215,15 +221,26 @@ static int reclaim(int dirfd, const char *path)
 	int fd, r = -EEXIST;
 
 	/* Never open what is not a regular file (a device's open can do things). */
-	if (fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) < 0)
+	if (name_stat(dirfd, path, &there) < 0)
 		return errno == ENOENT ? 0 : -EEXIST;
 	if (!S_ISREG(there.st_mode))
 		return -EEXIST;
 	fd = open_lockable(dirfd, path, 0);
+	/*
+	 * cifs on 6.1 refuses to open a hard link made less than about a
+	 * second ago (its attribute cache's time, actimeo) by its new name:
+	 * EINVAL.  A dead writer's backup link is such a one: ask again, for
+	 * at most 1.5 s, rather than leave it and take a random name that
+	 * nobody would reclaim.
+	 */
+	for (int i = 0; fd < 0 && errno == EINVAL && i < 15; i++) {
+		(void)nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+		fd = open_lockable(dirfd, path, 0);
+	}
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -EEXIST;
 	if (fstat(fd, &mine) == 0 && S_ISREG(mine.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		if (fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) < 0)
+		if (name_stat(dirfd, path, &there) < 0)
 			r = errno == ENOENT ? 0 : -EEXIST;
 		else if (there.st_dev != mine.st_dev || there.st_ino != mine.st_ino)
 			r = 0;		/* replaced meanwhile: look again */
@@ -422,7 +439,7 @@ static int open_excl(int dirfd, const char *path, void *data)
 		if (!lock_held_elsewhere(errno))
 			return 0;	/* no locks here: nobody can reclaim it either */
 		/* A reclaimer holds it, and removes the name: give it up. */
-	} else if (fstat(a->fd, &mine) == 0 && fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+	} else if (fstat(a->fd, &mine) == 0 && name_stat(dirfd, path, &there) == 0 &&
 		   same_inode(&mine, &there)) {
 		return 0;
 	}
@@ -599,6 +616,7 @@ struct fattrs_tmpfile *fattrs_tmpfile_free(struct fattrs_tmpfile *tf)
 	if (tf->fd >= 0)
 		(void)close(tf->fd);
 	free(tf->path);
+	free(tf->kept);
 	free(tf);
 	return NULL;
 }
@@ -913,12 +931,40 @@ static bool same_inode(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/*
+ * What @path (not followed) names now, asked of the server where there is
+ * one (AT_STATX_FORCE_SYNC; the same as fstatat(2) on a local
+ * filesystem).  Whether a name still is a file, or is gone, must not come
+ * from the client's caches: a writer killed in its rename leaves the
+ * kernel believing the old name (the server made the rename), and cifs
+ * then answers O_EXCL with EEXIST for a name the server no longer has,
+ * its open with ENOENT; a file another client removed still looks there.
+ * A forced stat that finds the name gone also makes the kernel look it
+ * up again next time.  -1 with errno, as fstatat(2).
+ */
+static int name_stat(int dirfd, const char *path, struct stat *st)
+{
+	struct fattrs_statx_buf stx;
+	int r = fattrs_statx(dirfd, path, AT_SYMLINK_NOFOLLOW | AT_STATX_FORCE_SYNC,
+			     STATX_TYPE | STATX_MODE | STATX_INO | STATX_SIZE, &stx);
+
+	if (r == -ENOSYS)
+		return fstatat(dirfd, path, st, AT_SYMLINK_NOFOLLOW);
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	*st = (struct stat){ .st_mode = stx.stx_mode, .st_ino = stx.stx_ino, .st_size = (off_t)stx.stx_size,
+			     .st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor) };
+	return 0;
+}
+
 /* Unlink @path if it still is the file @st describes. */
 static void unlink_if(int dirfd, const char *path, const struct stat *st)
 {
 	struct stat now;
 
-	if (fstatat(dirfd, path, &now, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&now, st))
+	if (name_stat(dirfd, path, &now) == 0 && same_inode(&now, st))
 		(void)unlinkat(dirfd, path, 0);
 }
 
@@ -1066,7 +1112,7 @@ static int link_locked(int dirfd, const char *path, void *data)
 	} else if (flock(a->fd, LOCK_EX | LOCK_NB) < 0) {
 		r = -ENOLCK;
 		unlink_if(dirfd, path, &mine);
-	} else if (fstatat(dirfd, path, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&mine, &there)) {
+	} else if (name_stat(dirfd, path, &there) == 0 && same_inode(&mine, &there)) {
 		return 0;
 	} else {
 		r = -EEXIST;	/* removed by a writer's rename_over() meanwhile */
@@ -1116,7 +1162,7 @@ static int stage_lock(int dirfd, const char *name, int *ret_slot)
 			(void)close(fd);
 			return -ENOLCK;
 		}
-		if (fstatat(dirfd, name, &there, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&mine, &there)) {
+		if (name_stat(dirfd, name, &there) == 0 && same_inode(&mine, &there)) {
 			*ret_slot = scratch_register(dirfd, name, fd);
 			return fd;
 		}
@@ -1379,9 +1425,12 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 	return r;
 }
 
-/* Publish an unnamed file as @path. */
+/*
+ * Publish an unnamed file as @path.  *@ret_hidden: the hidden name it was
+ * linked under first and renamed from, if any (the caller frees it).
+ */
 static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const char *backup,
-			   unsigned int flags)
+			   unsigned int flags, char **ret_hidden)
 {
 	struct link_args a = { .fd = tf->fd, .scratch = true, .slot = -1 };
 	struct fattrs_tmpl tmpl;
@@ -1428,9 +1477,77 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 		backup_free(&b);
 	}
 	scratch_forget(a.slot);
-	free(tmp);
+	if (r == 0)
+		*ret_hidden = tmp;
+	else
+		free(tmp);
 	free(hidden);
 	return r;
+}
+
+/*
+ * Save @tf's content under a new name beside @path (a random hidden one,
+ * made with O_EXCL, synced, and asked of the server to be that file).
+ * Returns the name, or NULL when it could not be saved.
+ */
+static char *publish_keep_copy(struct fattrs_tmpfile *tf, const char *path)
+{
+	struct named_args a = { .mode = 0600, .fd = -1, .slot = -1 };
+	struct fattrs_tmpl tmpl;
+	struct stat mine, there;
+	char *hidden = fattrs_tmpl_hidden_for(path, &tmpl), *name = NULL;
+	bool saved;
+
+	if (hidden == NULL || try_names(tf->dirfd, &tmpl, &name, make_named, &a) < 0) {
+		free(hidden);
+		return NULL;
+	}
+	free(hidden);
+	saved = copy_all(tf->fd, a.fd) == 0 && fsync(a.fd) == 0 && fstat(a.fd, &mine) == 0 &&
+		name_stat(tf->dirfd, name, &there) == 0 && same_inode(&mine, &there) &&
+		there.st_size == mine.st_size;
+	(void)close(a.fd);
+	if (!saved) {
+		(void)unlinkat(tf->dirfd, name, 0);
+		free(name);
+		return NULL;
+	}
+	return name;
+}
+
+/*
+ * The publish was reported done: does @path, asked of the server, still
+ * name the file it replaced (@old, when there was one), or nothing?  A
+ * network filesystem has been seen to answer a rename with success and
+ * keep neither name (cifs on Linux 7.2, of a file made with O_TMPFILE),
+ * and a client may believe a rename that its server did otherwise.  Any
+ * other file there is a later writer's, whose publish came after this
+ * one (and on sshfs inode numbers follow names, so this file's own number
+ * is not asked for).  Asked only where @mine, this file, is not on a
+ * block device (a device number with a major number): there the kernel
+ * did the rename itself.  When the publish did not happen, the content is
+ * saved under a new random name, which no later run reclaims (@hidden,
+ * the name it was renamed from, may be one that the next writer of @path
+ * would: it goes), reported by fattrs_tmpfile_lost(), and the publish
+ * fails with -EIO.
+ */
+static int publish_check(struct fattrs_tmpfile *tf, const char *path, const char *hidden,
+			 const struct stat *mine, const struct stat *old)
+{
+	struct stat there;
+
+	if (name_stat(tf->dirfd, path, &there) == 0) {
+		if (old == NULL || !same_inode(&there, old) || same_inode(&there, mine))
+			return 0;
+	} else if (errno != ENOENT) {
+		return 0;	/* no answer: nothing to say it was not done */
+	}
+	tf->lost = true;
+	tf->kept = publish_keep_copy(tf, path);
+	/* Saved: the name it was renamed from goes, if it still is this file. */
+	if (tf->kept != NULL && hidden != NULL)
+		unlink_if(tf->dirfd, hidden, mine);
+	return -EIO;
 }
 
 bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf)
@@ -1438,17 +1555,32 @@ bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf)
 	return tf->backup_failed;
 }
 
+bool fattrs_tmpfile_lost(const struct fattrs_tmpfile *tf, const char **ret_kept)
+{
+	*ret_kept = tf->kept;
+	return tf->lost;
+}
+
 int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const char *backup,
 			   unsigned int flags)
 {
-	char *copy = strdup(path);
+	char *copy = strdup(path), *linked = NULL;
+	struct stat mine, old;
+	bool check, had_old = false;
 	int r;
 
 	if (copy == NULL)
 		return -ENOMEM;
 	tf->backup_failed = false;
+	tf->lost = false;
+	free(tf->kept);
+	tf->kept = NULL;
+	/* What @path is before, for publish_check(): from the caches, no request. */
+	check = fstat(tf->fd, &mine) == 0 && major(mine.st_dev) == 0;
+	if (check)
+		had_old = fstatat(tf->dirfd, path, &old, AT_SYMLINK_NOFOLLOW) == 0;
 	if (tf->path == NULL) {
-		r = publish_unnamed(tf, path, backup, flags);
+		r = publish_unnamed(tf, path, backup, flags, &linked);
 		if (r == -ENOLINK) {
 			/* No way to link an unnamed file here: go on as a named scratch one. */
 			struct fattrs_tmpl tmpl;
@@ -1463,7 +1595,13 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 	} else {
 		r = publish_named(tf, path, backup, flags);
 	}
+	if (r == 0 && check)
+		r = publish_check(tf, path, linked != NULL ? linked : tf->path, &mine,
+				  had_old ? &old : NULL);
+	free(linked);
 	if (r < 0) {
+		if (tf->lost)
+			scratch_release(tf);	/* what was kept stays, and is named */
 		free(copy);
 		return r;
 	}

@@ -247,8 +247,15 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		/* Published, but the directory's fsync failed: the name may not last. */
 		bool named = fattrs_tmpfile_path(tf) != NULL &&
 			     strcmp(fattrs_tmpfile_path(tf), target) == 0;
+		const char *kept;
 
-		if (fattrs_tmpfile_backup_failed(tf))
+		if (fattrs_tmpfile_lost(tf, &kept) && kept != NULL)
+			cli_warn(0, _("cannot write %s: the filesystem reported it published, but it is not the file written; the new content is in %s"),
+				 cli_quotef(file), cli_quotef(kept));
+		else if (fattrs_tmpfile_lost(tf, &kept))
+			cli_warn(0, _("cannot write %s: the filesystem reported it published, but it is not the file written, and the new content could not be saved"),
+				 cli_quotef(file));
+		else if (fattrs_tmpfile_backup_failed(tf))
 			cli_warn(-r, _("cannot back up %s as %s"), cli_quotef(file), cli_quotef(backup));
 		else
 			cli_warn(-r, named ? _("cannot sync the directory of %s") : _("cannot write %s"),

@@ -427,3 +427,46 @@ second_lock_fails() {
 	made=$(grep -c 'O_CREAT|O_EXCL' "$BATS_TEST_TMPDIR/trace")
 	((made >= 16 && made <= 24)) || fail "$made names tried"
 }
+
+# A network filesystem may answer a rename (or a link) with success and
+# do otherwise: cifs on 7.2 lost a file made with O_TMPFILE that way, and
+# a client may believe a rename its server did not make.  strace makes
+# the call return 0 without doing it; on tmpfs (no block device, so the
+# check is made, as on cifs, NFS and FUSE) tmpcreate must find FILE not
+# the file written, say so, exit 1, leave FILE as it was and the new
+# content under the one name it reports.
+@test "a rename or link reported done that was not: exit 1, FILE as it was, the content under the name said" {
+	fault_require
+	run -0 --separate-stderr fs_run tmpfs '
+		cd "$D" || exit 2
+		for how in "rename -o f" "rename --method=named -o f" "rename -b -o f" \
+			   "rename --method=named -o g" "link -o g" "rename --method=named -n -o g" "link -n -o g"; do
+			rm -f f f~ g .tmpcreate.* && echo A >f
+			set -- $how
+			call=$1
+			shift
+			[[ $call == rename ]] && call=rename,renameat,renameat2 || call=link,linkat
+			echo N | ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 timeout -k 5 60 \
+				strace -f -qq -o /dev/null -e "inject=$call:retval=0" tmpcreate "$@" 2>../err
+			echo "$call $* exit $?: $(ls -A | sed "s/^\.tmpcreate\..*/.tmpcreate.*/" | tr "\n" " ")"
+			kept=$(sed -n "s/.* the new content is in .\(.*\).$/\1/p" ../err)
+			[[ -f $kept && $(<"$kept") == N && $(<f) == A ]] || { cat ../err; exit 3; }
+			sed "s|$kept|KEPT|" ../err
+		done'
+	assert_output - <<'OUT'
+rename,renameat,renameat2 -o f exit 1: .tmpcreate.* f 
+tmpcreate: cannot write 'f': the filesystem reported it published, but it is not the file written; the new content is in 'KEPT'
+rename,renameat,renameat2 --method=named -o f exit 1: .tmpcreate.* f 
+tmpcreate: cannot write 'f': the filesystem reported it published, but it is not the file written; the new content is in 'KEPT'
+rename,renameat,renameat2 -b -o f exit 1: .tmpcreate.* f f~ 
+tmpcreate: cannot write 'f': the filesystem reported it published, but it is not the file written; the new content is in 'KEPT'
+rename,renameat,renameat2 --method=named -o g exit 1: .tmpcreate.* f 
+tmpcreate: cannot write 'g': the filesystem reported it published, but it is not the file written; the new content is in 'KEPT'
+link,linkat -o g exit 1: .tmpcreate.* f 
+tmpcreate: cannot write 'g': the filesystem reported it published, but it is not the file written; the new content is in 'KEPT'
+rename,renameat,renameat2 --method=named -n -o g exit 1: .tmpcreate.* f 
+tmpcreate: cannot write 'g': the filesystem reported it published, but it is not the file written; the new content is in 'KEPT'
+link,linkat -n -o g exit 1: .tmpcreate.* f 
+tmpcreate: cannot write 'g': the filesystem reported it published, but it is not the file written; the new content is in 'KEPT'
+OUT
+}
