@@ -41,6 +41,9 @@
 #                  mirror of a plain directory
 #   overlay        overlayfs over tmpfs layers (lower, upper, work)
 #   overlay-ext4   overlayfs whose layers are on one ext4 image (loop device)
+#   cifs, nfs      the kernel's SMB 3.1.1 and NFSv4.2 clients: only in the guest
+#                  of tests/vm, mounting its Samba share and knfsd export (a
+#                  client of their own; not in NET_FS_TYPES)
 # $SRV is the directory behind $MNT (sshfs*, bindfs: the directory served;
 # overlay*: the upper layer) and $SD is $D there: the server side, read
 # without the client.  fs_ls lists $SD for sshfs* and bindfs.  SCRIPT may
@@ -95,6 +98,8 @@ _fs_mkfs() {
 	bindfs)
 		command -v bindfs >/dev/null || { echo "needs bindfs"; return 1; }
 		[[ -c /dev/fuse ]] || { echo "needs FUSE (/dev/fuse is missing)"; return 1; } ;;
+	cifs | nfs)
+		[[ -n ${VM_SMB-} ]] || { echo "needs the guest of tests/vm (make vm-check)"; return 1; } ;;
 	overlay | overlay-ext4)
 		grep -qw overlay /proc/filesystems || modprobe -q overlay 2>/dev/null
 		grep -qw overlay /proc/filesystems || { echo "needs overlayfs (no overlay module)"; return 1; }
@@ -469,6 +474,12 @@ bindfs)
 		sleep 0.025
 	done
 	_fs_is_mount "$MNT" ;;
+cifs)
+	# The Samba share of the guest (tests/vm/guest.sh), a client of its own.
+	mount -t cifs //127.0.0.1/share "$MNT" -o guest,vers=3.1.1,nosharesock 2>"$FS_ERR" &&
+		SRV=$VM_SMB_SRV ;;
+nfs)
+	mount -t nfs4 -o vers=4.2,nosharecache 127.0.0.1:/ "$MNT" 2>"$FS_ERR" && SRV=$VM_NFS_SRV ;;
 overlay*)
 	L=$FS_BASE/layers
 	mkdir -p "$L" && {

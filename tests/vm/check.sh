@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/check.sh [-b BUILDDIR] [-o OUT] [SUITE...]: the guest tests
-# (tests/vm/netfs.bats, on the cifs and nfs mounts) on each Debian kernel
+# (tests/vm/netfs.bats on the cifs and nfs mounts, and the kill -9 soak of
+# tests/soak on cifs and nfs: VM_SOAK_TRIALS, default 50, trials of -o and
+# VM_SOAK_BACKUP_TRIALS, default 20, of -b -o) on each Debian kernel
 # (bookworm trixie sid: 6.1, 6.12, 7.x), one guest at a time (vm.sh).  As
 # root; what `make vm-check` and .ci/run run.  TAP per kernel in
 # OUT/SUITE.tap (test names start with the kernel), the counts in
@@ -27,12 +29,38 @@ out=${out:-$builddir/vm-out}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# The job in the guest: the programs of BUILDDIR, the tests of the source tree.
+# The job in the guest: the programs of BUILDDIR, the tests of the source
+# tree: netfs.bats, then the kill -9 soak (tests/soak/run.sh) on a cifs
+# and an nfs mount of their own, VM_SOAK_TRIALS trials of -o and
+# VM_SOAK_BACKUP_TRIALS of -b -o, as one TAP stream (the soak's lines
+# numbered on after the bats tests, the plan last).
 cat >"$out/job" <<JOB
 export FATTRS_SRCDIR=$(printf %q "$srcdir") FATTRS_BUILDDIR=$(printf %q "$builddir")
 cd "\$FATTRS_SRCDIR" || exit 1
-bats --tap tests/vm/netfs.bats
+bats --tap tests/vm/netfs.bats >/tmp/netfs.tap
 rc=\$?
+tests/soak/run.sh -b "\$FATTRS_BUILDDIR" -o /tmp/soak -n ${VM_SOAK_TRIALS:-50} cifs nfs >/tmp/soak.tap
+tests/soak/run.sh -b "\$FATTRS_BUILDDIR" -o /tmp/soak-b -n ${VM_SOAK_BACKUP_TRIALS:-20} -B cifs nfs >/tmp/soak-b.tap
+# A known defect is a TODO (counted apart): cifs on 6.1 and 6.12 refuses
+# to open a hard link just made (EINVAL; 7.2 does not), so the hidden link of FILE that -b renames
+# to FILE~ cannot be locked, gets a random name, and a kill -9 before that
+# rename leaves it for good.  Only names left: a torn FILE or a failed run
+# there is still a failure.
+awk -v kver="\$VM_KVER" '
+	FNR == 1 { what = FILENAME ~ /soak-b/ ? "soak -b -o, kill -9: " : FILENAME ~ /soak/ ? "soak -o, kill -9: " : "" }
+	/^1\.\./ { next }
+	/^(not )?ok [0-9]+/ {
+		n++
+		sub(/ok [0-9]+ (- )?/, "ok " n " " what)
+		if (/^not ok/ && what ~ /-b/ && / cifs/ && / torn=0 .* failed=0 / && kver ~ /^6\./)
+			\$0 = \$0 " # TODO cifs on 6.x: a fresh hard link cannot be opened (EINVAL), -b leaves its unlocked backup link after a kill -9"
+	}
+	{ print }
+	END { print "1.." n }' /tmp/netfs.tap /tmp/soak.tap /tmp/soak-b.tap >/tmp/all.tap
+cat /tmp/all.tap
+# Failed: a test not ok that is no TODO, or a TODO that passes.
+grep -v '# TODO' /tmp/all.tap | grep -q '^not ok' && rc=1
+grep -q '^ok .*# TODO' /tmp/all.tap && rc=1
 PATH=\$FATTRS_BUILDDIR:\$PATH python3 tests/vm/facts.py "\$VM_KVER" cifs="\$VM_SMB" nfs4="\$VM_NFS"
 exit \$rc
 JOB
@@ -71,11 +99,13 @@ cd "$out" || exit 1
 {
 	awk '
 		/^ok .*# [Ss][Kk][Ii][Pp]/ { skip++; next }
+		/^ok .*# TODO/ { xpass++; next }
+		/^not ok .*# TODO/ { xfail++; next }
 		/^ok / { pass++; next }
 		/^not ok / { fail++; next }
 		END {
-			printf "tests/vm/check.sh\n\n# TOTAL: %d\n# PASS:  %d\n# SKIP:  %d\n# FAIL:  %d\n# ERROR: 0\n\n",
-				pass + skip + fail, pass, skip, fail
+			printf "tests/vm/check.sh\n\n# TOTAL: %d\n# PASS:  %d\n# SKIP:  %d\n# XFAIL: %d\n# FAIL:  %d\n# XPASS: %d\n# ERROR: 0\n\n",
+				pass + skip + fail + xfail + xpass, pass, skip, xfail, fail, xpass
 		}' "${@/%/.tap}"
 	cat "${@/%/.tap}"
 } >"$out/vm-suite.log" 2>/dev/null
