@@ -6,6 +6,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 mount -t tmpfs -o mode=0755 tmpfs /run
 mkdir -p /run/vm /dev/pts /dev/shm
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /run/vm
+: >/run/vm/started	# vm.sh: the guest came this far
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 ln -sfn /proc/self/fd /dev/fd

@@ -128,23 +128,42 @@ truncate -s 1G "$work/disk.img"
 	printf '\n'
 } >"$work/out/job"
 
-rc=0
-timeout -k 10 "${FATTRS_VM_TIMEOUT:-1800}" \
-	qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp "$(nproc)" -m "${FATTRS_VM_MEM:-2048}" \
-	-nographic -no-reboot -nic none \
-	-kernel "$CACHE/$suite/vmlinuz" -initrd "$img" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1 fattrs.init=$here/guest.sh fattrs.modules=$CACHE/$suite/lib/modules/$kver" \
-	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
-	-virtfs local,path="$work/out",mount_tag=out,security_model=none,multidevs=remap \
-	-drive file="$work/disk.img",if=virtio,format=raw,cache=unsafe \
-	</dev/null >"$work/console" 2>&1 || rc=$?
+# One boot; its console in $work/console.
+boot() {
+	rc=0
+	timeout -k 10 "${FATTRS_VM_TIMEOUT:-1800}" \
+		qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp "$(nproc)" -m "${FATTRS_VM_MEM:-2048}" \
+		-nographic -no-reboot -nic none \
+		-kernel "$CACHE/$suite/vmlinuz" -initrd "$img" \
+		-append "console=ttyS0 quiet loglevel=3 panic=-1 fattrs.init=$here/guest.sh fattrs.modules=$CACHE/$suite/lib/modules/$kver" \
+		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+		-virtfs local,path="$work/out",mount_tag=out,security_model=none,multidevs=remap \
+		-drive file="$work/disk.img",if=virtio,format=raw,cache=unsafe \
+		</dev/null >"$work/console" 2>&1 || rc=$?
+}
+
+# The line of the console that says why the guest ended early.
+why() {
+	local w
+	w=$(grep -a -m 1 -e '^init: ' -e 'Kernel panic' -e 'not syncing' "$work/console" || true)
+	printf '%s' "${w//$'\r'/}"
+}
+
+boot
+# A guest that died before guest.sh began (so before the job did
+# anything): once more, with its initramfs made again, saying why.
+if [[ ! -e $work/out/started ]]; then
+	echo "vm.sh: the $suite guest did not start (qemu exit $rc): $(why); booting it once more" >&2
+	rm -f "$CACHE/$suite/initrd.img" "$CACHE/$suite/initrd.img.stamp"
+	img=$(initrd)
+	boot
+fi
 cat "$work/out/log" 2>/dev/null || true
 if [[ ! -s $work/out/rc ]]; then
 	echo "vm.sh: the $suite guest ended without a result (qemu exit $rc); its console:" >&2
 	tail -n 40 "$work/console" >&2
 	# Last, the line that says why (check.sh reports the last line).
-	why=$(grep -a -m 1 -e '^init: ' -e 'Kernel panic' -e 'not syncing' "$work/console" || true)
-	[[ -z $why ]] || echo "vm.sh: $suite: ${why//$'\r'/}" >&2
+	[[ -z $(why) ]] || echo "vm.sh: $suite: $(why)" >&2
 	exit 1
 fi
 exit "$(<"$work/out/rc")"
