@@ -206,6 +206,8 @@ static int open_lockable(int dirfd, const char *path, int flags)
 
 static int name_stat(int dirfd, const char *path, struct stat *st);
 
+#define RECLAIM_EMPTY_WAIT_MS 50
+
 /*
  * A dead writer's leftover at @path is removed.  Every writer holds
  * flock(LOCK_EX) on its file from before the file has its hidden name
@@ -240,6 +242,16 @@ static int reclaim(int dirfd, const char *path)
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -EEXIST;
 	if (fstat(fd, &mine) == 0 && S_ISREG(mine.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		/*
+		 * An empty file may be a live writer's between its create and
+		 * its lock (open_excl()).  Hold the lock a moment first: its
+		 * flock(2) then fails and it gives the name up, instead of
+		 * taking the lock after this has removed the file and going on
+		 * with it, where its client's caches hide the removal
+		 * (GlusterFS: ESTALE on its next call).
+		 */
+		if (mine.st_size == 0)
+			(void)nanosleep(&(struct timespec){ .tv_nsec = RECLAIM_EMPTY_WAIT_MS * 1000L * 1000L }, NULL);
 		if (name_stat(dirfd, path, &there) < 0)
 			r = errno == ENOENT ? 0 : -EEXIST;
 		else if (there.st_dev != mine.st_dev || there.st_ino != mine.st_ino)
