@@ -329,10 +329,10 @@ bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf);
  * fattrs_tmpfile_lost() - whether the last fattrs_tmpfile_publish() failed
  * (-EIO) because the filesystem reported the publish done and @path,
  * asked of its server afterwards, is missing or still the file it
- * replaced (asked where the filesystem is not a block device's).  @path is then whatever the
- * server has (the old file, or nothing); *@ret_kept is the name, beside
- * @path, that the content is under (kept, never removed: tell the user),
- * or NULL when it could not be saved.
+ * replaced (asked where the filesystem is not a block device's).  @path
+ * is then whatever the server has (the old file, or nothing); *@ret_kept
+ * is the name, beside @path, that the content is under (kept, never
+ * removed: tell the user), or NULL when it could not be saved.
  */
 bool fattrs_tmpfile_lost(const struct fattrs_tmpfile *tf, const char **ret_kept);
 
@@ -610,9 +610,10 @@ int fattrs_statx(int dirfd, const char *path, int flags, unsigned int mask,
 
 /**
  * fattrs_stat_mnt() - stat(2) of @path in @dirfd (@at_flags: 0 or
- * AT_SYMLINK_NOFOLLOW) through statx(2), so that the mount id comes with
- * it at no cost: *@ret_mnt_id, 0 where statx or its mount id is missing
- * (fstatat(2) then).
+ * AT_SYMLINK_NOFOLLOW, and AT_STATX_FORCE_SYNC to ask the server rather
+ * than the client's caches) through statx(2), so that the mount id comes
+ * with it at no cost: *@ret_mnt_id, 0 where statx or its mount id is
+ * missing (fstatat(2) then, without the AT_STATX_* flags).
  *
  * Returns: 0, or -1 with errno set, as fstatat(2).
  */

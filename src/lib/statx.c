@@ -30,7 +30,7 @@ int fattrs_stat_mnt(int dirfd, const char *path, unsigned at_flags, struct stat 
 
 	*ret_mnt_id = 0;
 	if (r == -ENOSYS)
-		return fstatat(dirfd, path, ret, (int)at_flags);
+		return fstatat(dirfd, path, ret, (int)(at_flags & ~(unsigned)(AT_STATX_FORCE_SYNC | AT_STATX_DONT_SYNC)));
 	if (r < 0) {
 		errno = -r;
 		return -1;

@@ -206,7 +206,14 @@ static int open_lockable(int dirfd, const char *path, int flags)
 
 static int name_stat(int dirfd, const char *path, struct stat *st);
 
+#define RECLAIM_EINVAL_TRIES 15		/* of RECLAIM_EINVAL_WAIT_MS each */
+#define RECLAIM_EINVAL_WAIT_MS 100
 #define RECLAIM_EMPTY_WAIT_MS 50
+
+static void sleep_ms(long ms)
+{
+	(void)nanosleep(&(struct timespec){ .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L }, NULL);
+}
 
 /*
  * A dead writer's leftover at @path is removed.  Every writer holds
@@ -235,8 +242,8 @@ static int reclaim(int dirfd, const char *path)
 	 * at most 1.5 s, rather than leave it and take a random name that
 	 * nobody would reclaim.
 	 */
-	for (int i = 0; fd < 0 && errno == EINVAL && i < 15; i++) {
-		(void)nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+	for (int i = 0; fd < 0 && errno == EINVAL && i < RECLAIM_EINVAL_TRIES; i++) {
+		sleep_ms(RECLAIM_EINVAL_WAIT_MS);
 		fd = open_lockable(dirfd, path, 0);
 	}
 	if (fd < 0)
@@ -251,7 +258,7 @@ static int reclaim(int dirfd, const char *path)
 		 * (GlusterFS: ESTALE on its next call).
 		 */
 		if (mine.st_size == 0)
-			(void)nanosleep(&(struct timespec){ .tv_nsec = RECLAIM_EMPTY_WAIT_MS * 1000L * 1000L }, NULL);
+			sleep_ms(RECLAIM_EMPTY_WAIT_MS);
 		if (name_stat(dirfd, path, &there) < 0)
 			r = errno == ENOENT ? 0 : -EEXIST;
 		else if (there.st_dev != mine.st_dev || there.st_ino != mine.st_ino)
@@ -956,19 +963,9 @@ static bool same_inode(const struct stat *a, const struct stat *b)
  */
 static int name_stat(int dirfd, const char *path, struct stat *st)
 {
-	struct fattrs_statx_buf stx;
-	int r = fattrs_statx(dirfd, path, AT_SYMLINK_NOFOLLOW | AT_STATX_FORCE_SYNC,
-			     STATX_TYPE | STATX_MODE | STATX_INO | STATX_SIZE, &stx);
+	uint64_t mnt_id;
 
-	if (r == -ENOSYS)
-		return fstatat(dirfd, path, st, AT_SYMLINK_NOFOLLOW);
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	*st = (struct stat){ .st_mode = stx.stx_mode, .st_ino = stx.stx_ino, .st_size = (off_t)stx.stx_size,
-			     .st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor) };
-	return 0;
+	return fattrs_stat_mnt(dirfd, path, AT_SYMLINK_NOFOLLOW | AT_STATX_FORCE_SYNC, st, &mnt_id);
 }
 
 /* Unlink @path if it still is the file @st describes. */
@@ -1587,7 +1584,10 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 	tf->lost = false;
 	free(tf->kept);
 	tf->kept = NULL;
-	/* What @path is before, for publish_check(): from the caches, no request. */
+	/*
+	 * What @path is before, for publish_check(): the caller has just
+	 * looked at it, so mostly from the client's caches, no request.
+	 */
 	check = fstat(tf->fd, &mine) == 0 && major(mine.st_dev) == 0;
 	if (check)
 		had_old = fstatat(tf->dirfd, path, &old, AT_SYMLINK_NOFOLLOW) == 0;

@@ -248,11 +248,12 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		bool named = fattrs_tmpfile_path(tf) != NULL &&
 			     strcmp(fattrs_tmpfile_path(tf), target) == 0;
 		const char *kept;
+		bool lost = fattrs_tmpfile_lost(tf, &kept);
 
-		if (fattrs_tmpfile_lost(tf, &kept) && kept != NULL)
+		if (lost && kept != NULL)
 			cli_warn(0, _("cannot write %s: the filesystem reported it published, but it is not the file written; the new content is in %s"),
 				 cli_quotef(file), cli_quotef(kept));
-		else if (fattrs_tmpfile_lost(tf, &kept))
+		else if (lost)
 			cli_warn(0, _("cannot write %s: the filesystem reported it published, but it is not the file written, and the new content could not be saved"),
 				 cli_quotef(file));
 		else if (fattrs_tmpfile_backup_failed(tf))

@@ -163,7 +163,8 @@ if [[ ! -s $work/out/rc ]]; then
 	echo "vm.sh: the $suite guest ended without a result (qemu exit $rc); its console:" >&2
 	tail -n 40 "$work/console" >&2
 	# Last, the line that says why (check.sh reports the last line).
-	[[ -z $(why) ]] || echo "vm.sh: $suite: $(why)" >&2
+	w=$(why)
+	[[ -z $w ]] || echo "vm.sh: $suite: $w" >&2
 	exit 1
 fi
 exit "$(<"$work/out/rc")"
