@@ -26,6 +26,15 @@
  * (counted once per trial that leaves more such names than there were).
  * Z is the next trial's X.
  *
+ * -w MS, for a network filesystem: the request a writer was killed in can
+ * still be carried out by the server after the process is gone (Samba
+ * holds a rename until a lease break is answered: seen 25 ms and more
+ * after the kill), so FILE changes after the kill.  Before it is looked
+ * at, FILE and FILE~ must then stay as they are (inode, size, asked of the
+ * server, with the kernel's dentries dropped first) for MS ms, at most
+ * 20 times that; then the dentries are dropped once more, so that what is
+ * read is what the server has.
+ *
  * -m METHOD runs every tmpcreate with --method=METHOD (named: the hidden
  * name and its reclaim on filesystems where auto would use O_TMPFILE).
  * -b runs every tmpcreate with --backup: FILE~ (DIR/f~) must then be whole
@@ -64,6 +73,7 @@ static const char *tmpcreate, *dir, *keepdir, *method;
 static char method_arg[64];
 static char file[4096], backup[4100];
 static bool with_backup;
+static long settle_ms;
 static uint64_t rng;
 
 static uint64_t next(void)
@@ -339,9 +349,51 @@ static void list_dir(int *hidden, int *other, long trial, bool say)
 	closedir(d);
 }
 
+/* What FILE and FILE~ are on the server: inode and size, or -1. */
+static void names_now(long long sig[4])
+{
+	const char *paths[2] = { file, backup };
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)!write(fd, "2\n", 2);	/* dentries and inodes: looked up again */
+		close(fd);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct statx stx;
+
+		if (statx(AT_FDCWD, paths[i], AT_SYMLINK_NOFOLLOW | AT_STATX_FORCE_SYNC,
+			  STATX_INO | STATX_SIZE, &stx) == 0) {
+			sig[2 * i] = (long long)stx.stx_ino;
+			sig[2 * i + 1] = (long long)stx.stx_size;
+		} else {
+			sig[2 * i] = sig[2 * i + 1] = -1;
+		}
+	}
+}
+
+/* -w: until FILE and FILE~ have stayed as they are for settle_ms. */
+static void settle(void)
+{
+	long long was[4], now[4];
+	double stable_since = now_us(), end = stable_since + 20e3 * (double)settle_ms;
+
+	names_now(was);
+	while (now_us() < end) {
+		usleep(settle_ms * 1000 / 8 + 1);
+		names_now(now);
+		if (memcmp(was, now, sizeof(now)) != 0) {
+			memcpy(was, now, sizeof(was));
+			stable_since = now_us();
+		} else if (now_us() - stable_since >= 1e3 * (double)settle_ms) {
+			return;
+		}
+	}
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k KEEPDIR] [-m METHOD] [-b] "
+	fprintf(stderr, "usage: killer [-n TRIALS] [-s SEED] [-S MAXSIZE] [-k KEEPDIR] [-m METHOD] [-b] [-w MS] "
 		"-t TMPCREATE DIR\n");
 	exit(2);
 }
@@ -359,7 +411,7 @@ int main(int argc, char **argv)
 	int prev_hidden = 0, prev_other = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:S:k:m:bt:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:S:k:m:bt:w:")) != -1) {
 		switch (opt) {
 		case 'n': trials = strtol(optarg, NULL, 10); break;
 		case 's': seed = strtoull(optarg, NULL, 10); break;
@@ -367,6 +419,7 @@ int main(int argc, char **argv)
 		case 'k': keepdir = optarg; break;
 		case 'm': method = optarg; break;
 		case 'b': with_backup = true; break;
+		case 'w': settle_ms = strtol(optarg, NULL, 10); break;
 		case 't': tmpcreate = optarg; break;
 		default: usage();
 		}
@@ -435,6 +488,8 @@ int main(int argc, char **argv)
 		while (waitpid(ch.pid, &status, 0) < 0 && errno == EINTR)
 			;
 		killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+		if (killed && settle_ms > 0)
+			settle();
 		if (!killed) {
 			finished++;
 			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -104,12 +104,18 @@ export KILLER TMPCREATE trials soak_timeout out method backup
 
 # The killer in DIR; its figures line on stdout, its stderr to the log.
 # shellcheck disable=SC2016 # expanded inside, where D is the directory on the mount
-soak_in='timeout -s KILL "$soak_timeout" "$KILLER" -n "$trials" -k "$out" ${method:+-m "$method"} $backup \
+soak_in='timeout -s KILL "$soak_timeout" "$KILLER" -n "$trials" -k "$out" ${method:+-m "$method"} $backup ${settle:+-w "$settle"} \
 	-t "$TMPCREATE" "$SOAK_DIR"'
 
 # soak_on FS LOG: the killer on FS; prints its figures line.
 soak_on() {
 	local fs=$1 log=$2
+	# The kernel clients (in the guest): a killed writer's last request
+	# may still be carried out after it is gone (killer.c, -w).
+	case $fs in
+	cifs | nfs) export settle=200 ;;
+	*) export settle= ;;
+	esac
 	case $fs in
 	gluster)
 		: >"$log"
