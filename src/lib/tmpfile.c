@@ -272,11 +272,13 @@ static int reclaim(int dirfd, const char *path)
 
 /*
  * @tmpl's path as it is first (a name of its own per target, see
- * fattrs_tmpl_hidden_for()), reclaiming a dead writer's leftover there;
- * random names from @tmpl when a live writer holds it.
+ * fattrs_tmpl_hidden_for()), reclaiming a dead writer's leftover there
+ * (@reclaim_as, called with @data; NULL: reclaim()); random names from
+ * @tmpl when a live writer holds it.
  */
 static int try_reclaimable(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
-			   int (*make)(int dirfd, const char *path, void *data), void *data)
+			   int (*make)(int dirfd, const char *path, void *data),
+			   int (*reclaim_as)(int dirfd, const char *path, void *data), void *data)
 {
 	char *buf = strdup(tmpl->path);
 	int r = -EEXIST;
@@ -285,7 +287,7 @@ static int try_reclaimable(int dirfd, const struct fattrs_tmpl *tmpl, char **ret
 		return -ENOMEM;
 	for (int i = 0; i < 4 && (r == -EEXIST || r == NAME_LOST); i++) {
 		r = make(dirfd, buf, data);
-		if (r == -EEXIST && reclaim(dirfd, buf) < 0)
+		if (r == -EEXIST && (reclaim_as != NULL ? reclaim_as(dirfd, buf, data) : reclaim(dirfd, buf)) < 0)
 			break;
 	}
 	if (r == 0) {
@@ -505,7 +507,7 @@ static int open_named(struct fattrs_tmpfile *tf, const struct fattrs_tmpl *tmpl)
 		if (r < 0)
 			return r;
 	}
-	r = a.lock ? try_reclaimable(tf->dirfd, tmpl, &path, make_named, &a)
+	r = a.lock ? try_reclaimable(tf->dirfd, tmpl, &path, make_named, NULL, &a)
 		   : try_names(tf->dirfd, tmpl, &path, make_named, &a);
 
 	if (r < 0)
@@ -991,7 +993,7 @@ static void unlink_if(int dirfd, const char *path, const struct stat *st)
  * leftover -- or a dead writer's, which anyone may reclaim -- and a
  * locked one a live writer's new file, left alone.
  */
-static int rename_over(int dirfd, const char *from, const char *to, int mine, bool random)
+static int rename_over(int dirfd, const char *from, const char *to, bool mine)
 {
 	struct stat a, b;
 
@@ -1000,19 +1002,11 @@ static int rename_over(int dirfd, const char *from, const char *to, int mine, bo
 	if (fstatat(dirfd, from, &a, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
 	/*
-	 * A @random name (one only this process made, which no other writer
-	 * looks at) still there is this rename's leftover.  A name this
-	 * process holds locked (@mine) is its leftover while it still is the
-	 * locked file: no other writer can hold that lock, nor so make a link
-	 * of that file under the name; anything else there is another
-	 * writer's since (the rename did move ours), which reclaim() leaves
-	 * alone while it lives.  "Still @to's file" cannot tell that: another
-	 * writer's link of the same old FILE, made at the name after the
-	 * rename, is @to's file too once that writer's backup is renamed over
-	 * @to.
+	 * A name that only this process makes while it runs (@mine: a random
+	 * one, or a backup link made under its staging lock, which no other
+	 * writer makes meanwhile) still there is this rename's leftover.
 	 */
-	if (random || (mine >= 0 && fstat(mine, &b) == 0 && same_inode(&a, &b)) ||
-	    (mine < 0 && fstatat(dirfd, to, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&a, &b)))
+	if (mine || (fstatat(dirfd, to, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&a, &b)))
 		(void)unlinkat(dirfd, from, 0);
 	else
 		(void)reclaim(dirfd, from);
@@ -1059,28 +1053,35 @@ static int replace_allowed(int dirfd, const char *path)
  * (@hidden), renamed over @backup only after the replace.  So a replace
  * that fails leaves @path and the older @backup as they were, and at no
  * moment is any version without a name.
- * The hidden link is locked (@fd, opened through that name, never through
- * @path: on FUSE, libfuse renames a target that is open out of the way
- * first, and deletes it if the rename then fails) and checked to be still
- * the file it linked; its name is made from @backup's name and this
- * machine (hidden_kind_for("~")): a writer killed meanwhile leaves a name
- * that the next --backup writer of @path tells from a live one's by its
- * lock, and reclaims.  Where it cannot be opened or locked (unreadable,
- * or another writer holds the same old file), a random name.
+ * The hidden name is made from @backup's name and this machine
+ * (hidden_kind_for("~")), under the staging lock of that name
+ * (stage_lock()), which is held until the hidden name is gone again
+ * (renamed over @backup, or removed): so a writer that finds that name
+ * while it holds the lock has found a dead writer's (kill -9), which it
+ * reclaims (reclaim_backup_link()).  The hidden link itself is never
+ * opened: cifs opens a hard link younger than its attribute cache with
+ * EINVAL, and a file open on a Samba server cannot be renamed over there
+ * (STATUS_ACCESS_DENIED), which the kernel's client answers by removing
+ * the target first and renaming after, so a writer killed in between
+ * left no @path at all.  Where no lock can be had (no flock(2), not
+ * writable), a random name, which nobody takes for a dead writer's.
  */
 struct backup {
 	bool made;
 	bool made_shares_ino;	/* @made: the new link has @path's inode number */
 	int made_fd;	/* @made: O_PATH descriptor opened through @backup, or -1 */
 	char *hidden;
-	bool random;	/* @hidden is a random name, not locked (not lockable here) */
-	int fd;
 	int slot;	/* registry slot of @hidden (signal clean-up) */
+	char *lock_name;	/* the staging lock held, or NULL */
+	int lock_fd;
+	int lock_slot;
 };
 
+#define BACKUP_INIT { .slot = -1, .made_fd = -1, .lock_fd = -1, .lock_slot = -1 }
+
 struct backup_link_args {
-	const char *src;
-	int fd;		/* the name made, opened and locked, or -1 */
+	const char *src;	/* the file linked (@path) */
+	const char *backup;
 	int slot;	/* registry slot of the name made */
 };
 
@@ -1089,62 +1090,50 @@ static int link_name(int dirfd, const char *path, void *data)
 	return linkat(dirfd, data, dirfd, path, 0) == 0 ? 0 : negerrno();
 }
 
-/*
- * Link @a->src as @path, then lock it through @path.  Called only with
- * @path's staging lock held (stage_lock()): every writer that makes or
- * scans (try_reclaimable()) a hidden backup name of this backup holds it,
- * so no scan finds @path unlocked between its link and its lock while its
- * writer lives, and a @path this made is this writer's until it is
- * locked: nobody else makes that name meanwhile.  On failure it is
- * removed again, while it still is the file opened here (or when it could
- * not be opened at all, but is there).
- * Returns 0; -EEXIST when @path is taken (or was removed meanwhile: try
- * again); -ENOLCK (nothing left) when the file cannot be opened or locked
- * (unreadable, or another live writer holds the same old file); or -errno.
- */
-static int link_locked(int dirfd, const char *path, void *data)
+/* Link @a->src as @path, registered for signal clean-up. */
+static int link_staged(int dirfd, const char *path, void *data)
 {
 	struct backup_link_args *a = data;
-	struct stat mine, there;
-	int r = make_registered(dirfd, path, link_name, (void *)(uintptr_t)a->src, &a->slot);
 
-	if (r < 0)
-		return r;
-	a->fd = open_lockable(dirfd, path, 0);
-	if (a->fd < 0) {
-		r = errno == ENOENT ? -EEXIST : -ENOLCK;
-		if (r == -ENOLCK)
-			(void)unlinkat(dirfd, path, 0);
-	} else if (fstat(a->fd, &mine) < 0) {
-		r = -ENOLCK;
-		(void)unlinkat(dirfd, path, 0);
-	} else if (flock(a->fd, LOCK_EX | LOCK_NB) < 0) {
-		r = -ENOLCK;
-		unlink_if(dirfd, path, &mine);
-	} else if (name_stat(dirfd, path, &there) == 0 && same_inode(&mine, &there)) {
-		return 0;
-	} else {
-		r = -EEXIST;	/* removed by a writer's rename_over() meanwhile */
-	}
-	if (a->fd >= 0)
-		(void)close(a->fd);
-	a->fd = -1;
-	scratch_forget(a->slot);
-	a->slot = -1;
-	return r;
+	return make_registered(dirfd, path, link_name, (void *)(uintptr_t)a->src, &a->slot);
+}
+
+/*
+ * @hidden, a backup's hidden link found while its staging lock is held
+ * here: a dead writer's.  Still @path's or @backup's file (that writer
+ * was killed before its replace, or the link is the leftover of a rename
+ * between two links of one file), it goes.  Else it is the only name of
+ * the file that writer replaced (killed between its two renames, or
+ * between the removal and the rename that cifs makes of a replace): it
+ * becomes @backup, as that writer would have made it, rather than be
+ * lost.  Returns 0 when the name is free, -EEXIST when it stays.
+ */
+static int reclaim_backup_link(int dirfd, const char *hidden, void *data)
+{
+	struct backup_link_args *a = data;
+	struct stat h, st;
+	int r;
+
+	if (name_stat(dirfd, hidden, &h) < 0)
+		return errno == ENOENT ? 0 : -EEXIST;
+	if (!S_ISREG(h.st_mode))
+		return -EEXIST;
+	if ((name_stat(dirfd, a->src, &st) == 0 && same_inode(&h, &st)) ||
+	    (name_stat(dirfd, a->backup, &st) == 0 && same_inode(&h, &st)))
+		return unlinkat(dirfd, hidden, 0) == 0 || errno == ENOENT ? 0 : -EEXIST;
+	r = rename_over(dirfd, hidden, a->backup, true);
+	return r == 0 || r == -ENOENT ? 0 : -EEXIST;
 }
 
 /*
  * The staging lock of @backup's hidden link: flock(LOCK_EX) on a file of
- * a name of its own (hidden_kind_for("~l")), made if missing, held while
- * the hidden link is made and locked, then removed.  The hidden link is
- * linked, then locked: a scan for a dead writer's name must not meet it in
- * between, and a link made under a random name first, as before, was left
- * for good by a kill -9 before its removal.  Under this lock a writer
- * killed anywhere leaves names the next writer reclaims: this lock file
- * (taken, then removed), or a hidden link that nobody holds locked.  The
- * name is checked to be still the file locked (a holder removes it before
- * it lets go), so only a holder ever removes it.
+ * a name of its own (hidden_kind_for("~l")), made if missing, held from
+ * before the hidden link is made until it is gone again, then removed.
+ * Under this lock a writer killed anywhere leaves names the next writer
+ * reclaims: this lock file (taken, then removed), or a hidden link (found
+ * under the lock, so a dead writer's).  The name is checked to be still
+ * the file locked (a holder removes it before it lets go), so only a
+ * holder ever removes it.
  * Returns the locked descriptor, or -ENOLCK when no lock can be had here
  * (not a regular file, not writable, no flock(2)).
  */
@@ -1214,24 +1203,50 @@ static void backup_made(int dirfd, const char *path, const char *backup, struct 
 		 same_inode(&mine, &st));
 }
 
+/*
+ * @path is missing: nothing to keep.  But a writer killed in the middle of
+ * the replace that cifs makes of a rename over a file open on the server
+ * (the target removed first, then the rename) left the file it replaced
+ * only under its hidden backup name: that becomes @backup now, as that
+ * writer would have made it.  One forced stat when there is no such name.
+ */
+static void backup_orphan(int dirfd, const char *path, const char *backup)
+{
+	struct backup_link_args a = { .src = path, .backup = backup, .slot = -1 };
+	struct fattrs_tmpl tmpl, ltmpl;
+	char *hidden = hidden_kind_for("~", backup, &tmpl), *lname = NULL;
+	struct stat st;
+	int fd, slot = -1;
+
+	if (hidden != NULL && name_stat(dirfd, hidden, &st) == 0 &&
+	    (lname = hidden_kind_for("~l", backup, &ltmpl)) != NULL &&
+	    (fd = stage_lock(dirfd, lname, &slot)) >= 0) {
+		(void)reclaim_backup_link(dirfd, hidden, &a);
+		stage_unlock(dirfd, lname, fd, slot);
+	}
+	free(lname);
+	free(hidden);
+}
+
 static int backup_prepare_once(int dirfd, const char *path, const char *backup, struct backup *b)
 {
-	struct backup_link_args a = { .src = path, .fd = -1, .slot = -1 };
+	struct backup_link_args a = { .src = path, .backup = backup, .slot = -1 };
 	struct fattrs_tmpl tmpl, ltmpl;
 	struct stat st;
-	char *hidden, *lname;
-	int r, lfd, lslot = -1;
+	char *hidden;
+	int r;
 
-	*b = (struct backup) { .fd = -1, .slot = -1, .made_fd = -1 };
+	*b = (struct backup) BACKUP_INIT;
 	if (linkat(dirfd, path, dirfd, backup, 0) == 0) {
 		backup_made(dirfd, path, backup, b);
 		return 0;
 	}
 	if (errno == ENOENT) {
 		/* Nothing to keep when @path is missing; a missing backup directory is an error. */
-		if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
-			return 0;
-		return -ENOENT;
+		if (name_stat(dirfd, path, &st) == 0 || errno != ENOENT)
+			return -ENOENT;
+		backup_orphan(dirfd, path, backup);
+		return 0;
 	}
 	if (errno != EEXIST)
 		return negerrno();
@@ -1242,29 +1257,24 @@ static int backup_prepare_once(int dirfd, const char *path, const char *backup, 
 	if (r < 0)
 		return r;
 	hidden = hidden_kind_for("~", backup, &tmpl);
-	lname = hidden != NULL ? hidden_kind_for("~l", backup, &ltmpl) : NULL;
-	if (lname == NULL) {
+	b->lock_name = hidden != NULL ? hidden_kind_for("~l", backup, &ltmpl) : NULL;
+	if (b->lock_name == NULL) {
 		free(hidden);
 		return -ENOMEM;
 	}
-	lfd = stage_lock(dirfd, lname, &lslot);
-	if (lfd >= 0) {
-		r = try_reclaimable(dirfd, &tmpl, &b->hidden, link_locked, &a);
-		stage_unlock(dirfd, lname, lfd, lslot);
+	b->lock_fd = stage_lock(dirfd, b->lock_name, &b->lock_slot);
+	if (b->lock_fd >= 0) {
+		r = try_reclaimable(dirfd, &tmpl, &b->hidden, link_staged, reclaim_backup_link, &a);
 	} else {
-		r = lfd;
-	}
-	if (r == -ENOLCK) {
 		/* Not lockable here: a random name, which nobody takes for a dead writer's. */
 		struct link_args l = { .src = path, .scratch = true, .slot = -1 };
 
+		free(b->lock_name);
+		b->lock_name = NULL;
 		r = try_names(dirfd, &tmpl, &b->hidden, make_link, &l);
 		a.slot = l.slot;
-		b->random = r == 0;
 	}
-	free(lname);
 	free(hidden);
-	b->fd = a.fd;
 	b->slot = a.slot;
 	return r;
 }
@@ -1276,6 +1286,8 @@ static int backup_prepare_once(int dirfd, const char *path, const char *backup, 
  * is then looked at again (a new file by now), a few times; a backup
  * directory that is missing fails each time.
  */
+static void backup_free(int dirfd, struct backup *b);
+
 static int backup_prepare(int dirfd, const char *path, const char *backup, struct backup *b)
 {
 	struct stat st;
@@ -1283,23 +1295,27 @@ static int backup_prepare(int dirfd, const char *path, const char *backup, struc
 
 	for (int i = 0;; i++) {
 		r = backup_prepare_once(dirfd, path, backup, b);
-		if (r != -ENOENT || i == 7 || fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (r != -ENOENT || i == 7 || name_stat(dirfd, path, &st) < 0)
 			return r;
+		backup_free(dirfd, b);
 	}
 }
 
-static void backup_free(struct backup *b)
+/* Gives up what @b holds; the staging lock last, once @b->hidden is gone or given up. */
+static void backup_free(int dirfd, struct backup *b)
 {
 	scratch_forget(b->slot);
 	b->slot = -1;
-	if (b->fd >= 0)
-		(void)close(b->fd);
-	b->fd = -1;
 	if (b->made_fd >= 0)
 		(void)close(b->made_fd);
 	b->made_fd = -1;
 	free(b->hidden);
 	b->hidden = NULL;
+	if (b->lock_name != NULL)
+		stage_unlock(dirfd, b->lock_name, b->lock_fd, b->lock_slot);
+	free(b->lock_name);
+	b->lock_name = NULL;
+	b->lock_fd = b->lock_slot = -1;
 }
 
 /* The replace failed (or never happened): @path and @backup as they were. */
@@ -1318,7 +1334,7 @@ static void backup_abort(int dirfd, const char *path, const char *backup, struct
 		unlink_if(dirfd, backup, &st);
 	if (b->hidden != NULL)
 		(void)unlinkat(dirfd, b->hidden, 0);
-	backup_free(b);
+	backup_free(dirfd, b);
 }
 
 /*
@@ -1340,14 +1356,14 @@ static int replace_commit(int dirfd, const char *from, const char *path, const c
 	*ret_replaced = false;
 	*ret_backup_failed = false;
 	if (b->hidden == NULL)
-		return rename_over(dirfd, from, path, -1, false);
+		return rename_over(dirfd, from, path, false);
 	(void)sigfillset(&all);
 	(void)sigprocmask(SIG_BLOCK, &all, &old);
-	r = rename_over(dirfd, from, path, -1, false);
+	r = rename_over(dirfd, from, path, false);
 	if (r == 0) {
 		scratch_forget(b->slot);
 		b->slot = -1;
-		r = rename_over(dirfd, b->hidden, backup, b->fd, b->random);
+		r = rename_over(dirfd, b->hidden, backup, true);
 		if (r < 0) {
 			*ret_backup_failed = true;
 			/* Put everything back: the new file under @from again, the old one as @path. */
@@ -1388,7 +1404,7 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 			 unsigned int flags)
 {
 	int dirfd = tf->dirfd;
-	struct backup b = { .fd = -1, .slot = -1, .made_fd = -1 };
+	struct backup b = BACKUP_INIT;
 	bool replaced = false;
 	int r;
 
@@ -1420,7 +1436,7 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 		}
 		r = backup_prepare(dirfd, path, backup, &b);
 		if (r < 0) {
-			backup_free(&b);
+			backup_free(dirfd, &b);
 			tf->backup_failed = true;
 			return r;
 		}
@@ -1430,7 +1446,7 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 		scratch_release(tf);	/* its scratch name is FILE's now */
 	if (r < 0 && !replaced)
 		backup_abort(dirfd, path, backup, &b);
-	backup_free(&b);
+	backup_free(dirfd, &b);
 	return r;
 }
 
@@ -1444,7 +1460,7 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 	struct link_args a = { .fd = tf->fd, .scratch = true, .slot = -1 };
 	struct fattrs_tmpl tmpl;
 	char *hidden, *tmp = NULL;
-	struct backup b = { .fd = -1, .slot = -1, .made_fd = -1 };
+	struct backup b = BACKUP_INIT;
 	bool replaced = false;
 	int r;
 
@@ -1468,7 +1484,7 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 	if (hidden == NULL)
 		return -ENOMEM;
 	if (flock(tf->fd, LOCK_EX | LOCK_NB) == 0)
-		r = try_reclaimable(tf->dirfd, &tmpl, &tmp, make_link, &a);
+		r = try_reclaimable(tf->dirfd, &tmpl, &tmp, make_link, NULL, &a);
 	else
 		r = try_names(tf->dirfd, &tmpl, &tmp, make_link, &a);
 	if (r == 0) {
@@ -1483,7 +1499,7 @@ static int publish_unnamed(struct fattrs_tmpfile *tf, const char *path, const ch
 			(void)unlinkat(tf->dirfd, tmp, 0);
 			backup_abort(tf->dirfd, path, backup, &b);
 		}
-		backup_free(&b);
+		backup_free(tf->dirfd, &b);
 	}
 	scratch_forget(a.slot);
 	if (r == 0)
@@ -1589,8 +1605,12 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 	 * looked at it, so mostly from the client's caches, no request.
 	 */
 	check = fstat(tf->fd, &mine) == 0 && major(mine.st_dev) == 0;
-	if (check)
+	if (check || backup != NULL)
 		had_old = fstatat(tf->dirfd, path, &old, AT_SYMLINK_NOFOLLOW) == 0;
+	if (backup != NULL && !had_old && errno == ENOENT) {
+		backup_orphan(tf->dirfd, path, backup);
+		backup = NULL;
+	}
 	if (tf->path == NULL) {
 		r = publish_unnamed(tf, path, backup, flags, &linked);
 		if (r == -ENOLINK) {

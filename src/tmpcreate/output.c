@@ -234,7 +234,7 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 	}
 	if (ctl->backup != NULL && asprintf(&backup, "%s%s", target, ctl->backup) < 0)
 		cli_die(fail, 0, _("memory exhausted"));
-	r = fattrs_tmpfile_publish(tf, target, exists ? backup : NULL,
+	r = fattrs_tmpfile_publish(tf, target, backup,
 				   (ctl->no_clobber ? FATTRS_PUBLISH_NOCLOBBER : 0) |
 				   (ctl->sync == SYNC_DATA ? FATTRS_PUBLISH_FDATASYNC : 0) |
 				   (ctl->sync == SYNC_FULL ? FATTRS_PUBLISH_FSYNC | FATTRS_PUBLISH_SYNC_DIR : 0));

@@ -110,16 +110,36 @@ backup_renames_fail() {
 	done
 }
 
+@test "--backup: the old FILE left only under its hidden backup name, FILE gone, becomes FILE~" {
+	# cifs replaces a file that is open on the server by removing it
+	# first and renaming after: a writer killed in between leaves no FILE,
+	# and the old FILE only under its hidden backup link.  Stand-in: killed
+	# at its rename, then FILE removed.  The next writer finds no FILE to
+	# keep, and makes that link FILE~ rather than lose it.
+	fault_require
+	echo A >f
+	echo B >'f~'
+	kill_at_rename 1 tmpcreate -b -o f <<<N
+	rm f
+	run -0 --separate-stderr tmpcreate -b -o f <<<N2
+	assert_equal "$stderr" ""
+	assert_equal "$(cat f) $(cat 'f~')" "N2 A"
+	# The dead writer's new file keeps its hidden name until the next
+	# replace of FILE, which reclaims it.
+	run -0 --separate-stderr tmpcreate -b -o f <<<N3
+	assert_equal "$(cat f) $(cat 'f~') | $(names)" "N3 N2 | f f~"
+}
+
 # kill_before_backup: in the current directory, with f (A) and f~ (B),
-# "tmpcreate -b -o f" killed by SIGKILL as it enters each call that makes,
-# locks or removes its backup's hidden names (the 1st to 4th linkat(2),
-# the 2nd and 3rd flock(2), the 1st unlinkat(2); one that it does not make
-# is no kill: f is then put back to A), then run again.  One line per call: the call, then f, f~
+# "tmpcreate -b -o f" killed by SIGKILL as it enters each call up to its
+# replace that makes or locks its hidden names (the 1st to 3rd linkat(2),
+# the 1st and 2nd flock(2), the 1st rename; one that it does not make is
+# no kill: f is then put back to A), then run again.  One line per call: the call, then f, f~
 # and every name left after the next run; last, "killed N" (the runs
 # killed).
 kill_before_backup() {
 	local at killed=0
-	for at in linkat:1 linkat:2 linkat:3 linkat:4 flock:2 flock:3 unlinkat:1; do
+	for at in linkat:1 linkat:2 linkat:3 flock:1 flock:2 renameat:1; do
 		rm -f f 'f~' .tmpcreate.*
 		echo A >f
 		echo B >'f~'
@@ -138,18 +158,19 @@ kill_before_backup() {
 
 @test "--backup: kill -9 before the replace leaves no hidden name the next writer does not reclaim" {
 	# Before, the old FILE was linked under a random hidden name first,
-	# locked there, then linked to its own name: killed in between (the
-	# 2nd flock, the 4th linkat, the 1st unlinkat), the random name (the
-	# old FILE) stayed for good.  On tmpfs and on FUSE.
+	# locked there, then linked to its own name: killed in between, the
+	# random name (the old FILE) stayed for good.  Killed just before the
+	# replace, the dead writer's hidden link is still FILE: it goes.  On
+	# tmpfs and on FUSE.
 	fault_require
 	local type at
 	for type in tmpfs ntfs-3g; do
 		fs_require "$type"
 		FS_FUNCS=kill_before_backup run -0 --separate-stderr fs_run "$type" 'cd "$D" && kill_before_backup'
-		for at in linkat:1 linkat:2 linkat:3 linkat:4 flock:2 flock:3 unlinkat:1; do
+		for at in linkat:1 linkat:2 linkat:3 flock:1 flock:2 renameat:1; do
 			assert_line "$at: D A | f f~ "
 		done
-		[[ ${lines[-1]} == 'killed '[567] ]] || fail "$type: $output"
+		[[ ${lines[-1]} == 'killed '[456] ]] || fail "$type: $output"
 	done
 }
 
@@ -160,7 +181,8 @@ kill_before_backup() {
 
 @test "--backup: a live writer's hidden backup link is left alone" {
 	# Writer 1 is held just before its replace, with the old FILE linked
-	# under its hidden name and locked; writer 2 must not take that name.
+	# under its hidden name and its staging lock held; writer 2 must not
+	# take that name: it waits for the lock, and goes on after writer 1.
 	fault_require
 	echo A >f
 	echo B >'f~'
@@ -169,16 +191,17 @@ kill_before_backup() {
 		tmpcreate -b -o f <<<first 2>"$BATS_TEST_TMPDIR/strace.err" &
 	spid=$!
 	for ((i = 0; i < 150; i++)); do
-		[[ $(compgen -G '.tmpcreate.*' | wc -l) == 2 ]] && break
+		[[ $(compgen -G '.tmpcreate.*' | wc -l) == 3 ]] && break
 		sleep 0.02
 	done
-	[[ $(compgen -G '.tmpcreate.*' | wc -l) == 2 ]] || fail "writer 1 never linked its names"
+	[[ $(compgen -G '.tmpcreate.*' | wc -l) == 3 ]] || fail "writer 1 never made its names"
 	run -0 --separate-stderr tmpcreate -b -o f <<<second
 	assert_equal "$stderr" ""
-	# Writer 1 then replaces FILE and puts its backup (A) over FILE~:
-	# it fails if writer 2 took its hidden link.
+	# Writer 1 replaced FILE and put its backup (A) over FILE~ first (it
+	# fails if writer 2 took its hidden link); then writer 2 kept writer
+	# 1's FILE as FILE~.
 	wait "$spid" || fail "writer 1 failed: $(cat "$BATS_TEST_TMPDIR/strace.err")"
-	assert_equal "$(cat f) $(cat 'f~') | $(names)" "first A | f f~"
+	assert_equal "$(cat f) $(cat 'f~') | $(names)" "second first | f f~"
 }
 
 # ------------------------------------------------------------ --scratch's named fallback
@@ -253,7 +276,7 @@ kill_before_backup() {
 	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null -e inject=unlinkat:signal=SIGKILL:when=1 \
 		tmpcreate --method=named --scratch -p s -- true 2>/dev/null || :
 	run -0 bash -c 'compgen -G ".tmpcreate.*"; compgen -G "s/.tmpcreate.*"'
-	assert_equal "${#lines[@]}" 4
+	assert_equal "${#lines[@]}" 5
 	for n in "${lines[@]}"; do
 		assert_equal "${n: -4}" "$tag"
 	done

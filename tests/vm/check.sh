@@ -41,19 +41,12 @@ bats --tap tests/vm/netfs.bats >/tmp/netfs.tap
 rc=\$?
 tests/soak/run.sh -b "\$FATTRS_BUILDDIR" -o /tmp/soak -n ${VM_SOAK_TRIALS:-50} cifs nfs >/tmp/soak.tap
 tests/soak/run.sh -b "\$FATTRS_BUILDDIR" -o /tmp/soak-b -n ${VM_SOAK_BACKUP_TRIALS:-20} -B cifs nfs >/tmp/soak-b.tap
-# A known defect is a TODO (counted apart): cifs on 6.1 and 6.12 refuses
-# to open a hard link just made (EINVAL; 7.2 does not), so the hidden link of FILE that -b renames
-# to FILE~ cannot be locked, gets a random name, and a kill -9 before that
-# rename leaves it for good.  Only names left: a torn FILE or FILE~, or a
-# failed run, there is still a failure.
-awk -v kver="\$VM_KVER" '
+awk '
 	FNR == 1 { what = FILENAME ~ /soak-b/ ? "soak -b -o, kill -9: " : FILENAME ~ /soak/ ? "soak -o, kill -9: " : "" }
 	/^1\.\./ { next }
 	/^(not )?ok [0-9]+/ {
 		n++
 		sub(/ok [0-9]+ (- )?/, "ok " n " " what)
-		if (/^not ok/ && what ~ /-b/ && / cifs/ && / torn=0 .* failed=0 / && / backup_torn=0 / && !/ left=0 / && kver ~ /^6\./)
-			\$0 = \$0 " # TODO cifs on 6.x: a fresh hard link cannot be opened (EINVAL), -b leaves its unlocked backup link after a kill -9"
 	}
 	{ print }
 	END { print "1.." n }' /tmp/netfs.tap /tmp/soak.tap /tmp/soak-b.tap >/tmp/all.tap
