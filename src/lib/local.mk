@@ -23,6 +23,12 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/probe.c \
 	%D%/random.c \
 	%D%/statx.c \
-	%D%/tmpfile.c \
+	%D%/tmp/tmp.h \
+	%D%/tmp/backup.c \
+	%D%/tmp/create.c \
+	%D%/tmp/names.c \
+	%D%/tmp/publish.c \
+	%D%/tmp/reclaim.c \
+	%D%/tmp/registry.c \
 	%D%/walk.c
 # Programs that link it add $(ATTR_LIBS): a static archive does not pass through libtool.

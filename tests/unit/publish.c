@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for publishing temporary files (src/lib/tmpfile.c) and fattrs_path_resolve(). */
+/* Unit tests for publishing temporary files (src/lib/tmp/) and fattrs_path_resolve(). */
 #include "config.h"
 
 #include "fattrs.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/tmpfile.c: temporary files, directories and names. */
+/* Unit tests for src/lib/tmp/: temporary files, directories and names. */
 #include "config.h"
 
 #include "fattrs.h"
