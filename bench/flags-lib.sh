@@ -64,7 +64,7 @@ ARCHIVE=$BUILD/src/lib/.libs/libfattrs.a
 [[ -f $ARCHIVE ]] || die "no $ARCHIVE: run make in $BUILD first"
 SRCDIR=$(sed -n 's/^srcdir = //p' "$BUILD/Makefile")
 SRCDIR=$(cd "$BUILD" && realpath "${SRCDIR:-$BENCH_DIR/..}")
-[[ -f $SRCDIR/src/lib/fflags.h ]] || die "no src/lib/fflags.h under $SRCDIR"
+[[ -f $SRCDIR/src/lib/flags/fflags.h ]] || die "no src/lib/flags/fflags.h under $SRCDIR"
 ATTR_LIBS=$(sed -n 's/^ATTR_LIBS = //p' "$BUILD/Makefile")
 need_tools strace taskset awk sync "${CC:-cc}"
 

@@ -6,29 +6,29 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/internal.h \
 	%D%/testing.h \
 	%D%/compat/linux.h \
-	%D%/kflags.h \
-	%D%/fflags.h \
-	%D%/flagops.h \
-	%D%/fstype.h \
 	%D%/caps.c \
 	%D%/copy.c \
-	%D%/fflags.c \
-	%D%/flagops.c \
-	%D%/fstype.c \
-	%D%/kflags.c \
-	%D%/mntcache.c \
-	%D%/mount.c \
 	%D%/path.c \
 	%D%/preserve.c \
-	%D%/probe.c \
 	%D%/random.c \
-	%D%/statx.c \
+	%D%/walk.c \
+	%D%/flags/fflags.h \
+	%D%/flags/fflags.c \
+	%D%/flags/flagops.h \
+	%D%/flags/flagops.c \
+	%D%/flags/kflags.h \
+	%D%/flags/kflags.c \
+	%D%/fs/fstype.h \
+	%D%/fs/fstype.c \
+	%D%/fs/mntcache.c \
+	%D%/fs/mount.c \
+	%D%/fs/probe.c \
+	%D%/fs/statx.c \
 	%D%/tmp/tmp.h \
 	%D%/tmp/backup.c \
 	%D%/tmp/create.c \
 	%D%/tmp/names.c \
 	%D%/tmp/publish.c \
 	%D%/tmp/reclaim.c \
-	%D%/tmp/registry.c \
-	%D%/walk.c
+	%D%/tmp/registry.c
 # Programs that link it add $(ATTR_LIBS): a static archive does not pass through libtool.

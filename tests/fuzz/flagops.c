@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target: setfattrs' operation words, fattrs_flagops_parse() in
- * src/lib/flagops.c.  Each word is checked against the rule spelled out
+ * src/lib/flags/flagops.c.  Each word is checked against the rule spelled out
  * here, with a plan of its own: "+", "-" or "=" and a comma list of
  * non-empty elements, each a kernel flag's word, a fattrs flag (also as
  * user.fattr.NAME) or a run of chattr letters; "=" alone clears all.  The
@@ -15,7 +15,7 @@
  * SIZE is decimal digits with an optional k/m/g (either case), 1 to
  * 4294967295 bytes, else -ERANGE (its position may have length 0).
  * Input: up to 8 words separated by NUL, parsed in order into one plan.
- * FUZZ_SOURCES: src/lib/flagops.c src/lib/kflags.c src/lib/fstype.c src/lib/fflags.c src/lib/path.c src/lib/mount.c src/lib/statx.c
+ * FUZZ_SOURCES: src/lib/flags/flagops.c src/lib/flags/kflags.c src/lib/fs/fstype.c src/lib/flags/fflags.c src/lib/path.c src/lib/fs/mount.c src/lib/fs/statx.c
  */
 #include "config.h"
 

@@ -49,7 +49,7 @@ stderr_has() {
 	fail "stderr has no line ${partial:+containing }'$1':"$'\n'"$stderr"
 }
 
-# The types whose flags setfattrs trusts (src/lib/fstype.c, flags_trusted).
+# The types whose flags setfattrs trusts (src/lib/fs/fstype.c, flags_trusted).
 trusted_mounts_only() {
 	local trusted=" ext2 ext3 ext4 xfs btrfs tmpfs devtmpfs proc sysfs devpts cgroup cgroup2 mqueue securityfs debugfs tracefs pstore bpf configfs hugetlbfs binfmt_misc fusectl nsfs ramfs "
 	local target type left

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# src/lib/fflags.c on real filesystems: the unit test (tests/unit/fflags.c)
+# src/lib/flags/fflags.c on real filesystems: the unit test (tests/unit/fflags.c)
 # run on each, with FATTRS_TEST_FS saying what that filesystem must answer;
 # then cross-checks with getfattr/setfattr, and strace for the system calls
 # a change costs.  Each filesystem is mounted per test in a private mount

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The table of filesystem types (src/lib/fstype.c) on real filesystems: the
+# The table of filesystem types (src/lib/fs/fstype.c) on real filesystems: the
 # unit test binary runs on each, and checks that its row (found by the
 # mount's type, as libmount names it) says what the kernel does there:
 # user xattrs, O_TMPFILE, RENAME_NOREPLACE, links.

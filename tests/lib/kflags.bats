@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The kernel flag module (src/lib/kflags.c) on real filesystems: the unit
+# The kernel flag module (src/lib/flags/kflags.c) on real filesystems: the unit
 # test binary runs on each, told which it is (FATTRS_TEST_FS) so that it
 # checks what that filesystem keeps; lsattr/chattr agree with it on ext4;
 # strace shows the system calls of one change.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for src/lib/fflags.c: the four fattrs(7) flags in the reserved
+ * Unit tests for src/lib/flags/fflags.c: the four fattrs(7) flags in the reserved
  * xattr namespace and in a native Windows attribute word.
  *
  * Runs in $TMPDIR.  FATTRS_TEST_FS=TYPE (tests/lib/fflags.bats sets it)
@@ -40,7 +40,7 @@
 #define NO_XATTR "$TMPDIR's filesystem has neither user xattrs nor a native attribute word"
 #define MARKER "fflags-marker"
 #define MANY 120			/* unknown names tried: far more than fflags.c's first list buffer */
-#define LIST_FAST 1024			/* that buffer's size (src/lib/fflags.c) */
+#define LIST_FAST 1024			/* that buffer's size (src/lib/flags/fflags.c) */
 
 static const char *fs_type;		/* $FATTRS_TEST_FS, or NULL */
 static struct fattrs_fsupport fsup;	/* of the test directory */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for src/lib/flagops.c: setfattrs' operation words, and a
+ * Unit tests for src/lib/flags/flagops.c: setfattrs' operation words, and a
  * fuzz run of the parser with random words (no crash, every refusal one
  * of the documented answers with a well-formed position, the plan
  * untouched by a refused word).  FATTRS_FUZZ_ROUNDS sets how many words

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests of src/lib/fstype.c and mntcache.c: the table of filesystem
+ * Unit tests of src/lib/fs/fstype.c and mntcache.c: the table of filesystem
  * types, a flag's state, the per-mount cache, and the table's
  * row of $TMPDIR's filesystem against what the kernel does there
  * (tests/lib/fstype.bats runs this on each filesystem the tests mount).

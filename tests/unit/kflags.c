@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/kflags.c: the kernel flag table, reading and changing flags. */
+/* Unit tests for src/lib/flags/kflags.c: the kernel flag table, reading and changing flags. */
 #include "config.h"
 
 #include "fattrs.h"

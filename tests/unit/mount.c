@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/mount.c and statx.c: mount ids to mount table entries, mount points walked up to. */
+/* Unit tests for src/lib/fs/mount.c and statx.c: mount ids to mount table entries, mount points walked up to. */
 #include "config.h"
 
 #include "fattrs.h"

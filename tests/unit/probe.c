@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/probe.c: finding out what a directory's filesystem supports. */
+/* Unit tests for src/lib/fs/probe.c: finding out what a directory's filesystem supports. */
 #include "config.h"
 
 #include "fattrs.h"
