@@ -177,7 +177,6 @@ static int env_quoting_style(void)
 
 struct run {
 	const struct xstat_control *ctl;
-	bool stdin_closed;	/* descriptor 0 was closed at start (cli_init puts /dev/null there) */
 	struct fmt *fmt, *fmt_dev;	/* fmt_dev: for block and character devices */
 	unsigned int mask;
 	const char *trailer;
@@ -218,7 +217,7 @@ static bool do_stat(struct run *r, const char *name)
 		path = "";
 		flags = AT_EMPTY_PATH;
 	}
-	if (dirfd == STDIN_FILENO && r->stdin_closed)
+	if (dirfd == STDIN_FILENO && cli_fd_was_closed(STDIN_FILENO))
 		e = -EBADF;	/* as GNU stat finds it, not the /dev/null standing in */
 	else if (dirfd != STDIN_FILENO && cli_path_closed_fd(name, r->ctl->follow) >= 0)
 		e = -ENOENT;	/* /dev/fd/0 of a closed stdin: the same */
@@ -338,13 +337,6 @@ int main(int argc, const char **argv)
 	bool ok = true;
 	int rc, i;
 
-	/* "-" is standard input: see whether it is open before cli_init() fills the gap. */
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-") == 0) {
-			r.stdin_closed = fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF;
-			break;
-		}
-	}
 	(void)setlocale(LC_ALL, "");
 	cli_init(argv[0]);
 	if (strcmp(program_name, "stat") == 0) {

@@ -87,6 +87,17 @@ teardown() {
 	done
 }
 
+@test "a '-' in a --files0-from list with standard input closed is a closed descriptor, as '-' on the command line" {
+	printf 'f\0-\0f\0' >list
+	touch f
+	run -0 closed_report 0 stat -c %n - f
+	assert_output "rc=1 err=[cannot stat standard input: Bad file descriptor] out=[f]"
+	run -0 closed_report 0 xstat -c %n --files0-from=list
+	assert_output "rc=1 err=[cannot stat standard input: Bad file descriptor] out=[f"$'\n'"f]"
+	run -0 closed_report 0 xstat --files0-from=list
+	assert_output --regexp '^rc=1 err=\[cannot stat standard input: Bad file descriptor\] out=\[ +File: f'
+}
+
 @test "empty, over-long and non-UTF-8 names: each named with its real cause, the others shown, exit 1, as GNU stat" {
 	local long n=$'bad\377\nname'
 	long=$(printf 'n%.0s' {1..300})
