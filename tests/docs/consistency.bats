@@ -361,7 +361,9 @@ help_directives() {
 		grep -q "^## $name" "$FATTRS_SRCDIR/bench/RESULTS.md" ||
 			missing+=("RESULTS.md has no '## $name' section")
 	done
-	# A how-to: measured figures (a dated section) go to RESULTS.md.
+	# A how-to, short enough to read: measured figures (a dated section) go to RESULTS.md.
+	(($(wc -l <"$FATTRS_SRCDIR/bench/README.md") < 300)) ||
+		missing+=("README.md has $(wc -l <"$FATTRS_SRCDIR/bench/README.md") lines: a how-to stays under 300")
 	grep -nE '^#+ .*(Figures|[0-9]{4}-[0-9]{2}-[0-9]{2})' "$FATTRS_SRCDIR/bench/README.md" &&
 		missing+=("README.md has a section of figures (above): move it to RESULTS.md")
 	((${#missing[@]} == 0)) || fail "${missing[*]}"
