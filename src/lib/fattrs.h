@@ -873,7 +873,7 @@ int fattrs_mntcache_kchange(struct fattrs_mntcache *c, uint64_t mnt_id, int dirf
  * fattrs_xattr_get() - the value of the extended attribute @name of the
  * file @dirfd and @path name, read as the fattrs(7) flags are read:
  * getxattrat(2), else the path calls (doc/design.md §3).  Implemented in
- * fflags.c, with the calls the flags use.
+ * flags/xattrat.c, with the calls the flags use.
  * @at_flags:  AT_SYMLINK_NOFOLLOW for a symbolic link's own attribute,
  *             AT_EMPTY_PATH for @dirfd's own file, or 0
  * @ret_value: a malloc()ed copy of the value, with a NUL after it (a value

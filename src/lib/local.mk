@@ -13,7 +13,12 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/random.c \
 	%D%/walk.c \
 	%D%/flags/fflags.h \
+	%D%/flags/fflags-private.h \
 	%D%/flags/fflags.c \
+	%D%/flags/fset.c \
+	%D%/flags/fsupport.c \
+	%D%/flags/winattr.c \
+	%D%/flags/xattrat.c \
 	%D%/flags/flagops.h \
 	%D%/flags/flagops.c \
 	%D%/flags/kflags.h \

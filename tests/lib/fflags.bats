@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# src/lib/flags/fflags.c on real filesystems: the unit test (tests/unit/fflags.c)
-# run on each, with FATTRS_TEST_FS saying what that filesystem must answer;
-# then cross-checks with getfattr/setfattr, and strace for the system calls
-# a change costs.  Each filesystem is mounted per test in a private mount
-# namespace (tests/helpers/fs.bash).
+# src/lib/flags/fflags.c and the files beside it on real filesystems: the
+# unit test (tests/unit/fflags.c) run on each, with FATTRS_TEST_FS saying
+# what that filesystem must answer; then cross-checks with getfattr/setfattr,
+# and strace for the system calls a change costs.  Each filesystem is
+# mounted per test in a private mount namespace (tests/helpers/fs.bash).
 # bats file_tags=lib
 
 # Scripts for fs_run are single-quoted: they expand inside the namespace.

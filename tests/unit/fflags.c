@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for src/lib/flags/fflags.c: the four fattrs(7) flags in the reserved
- * xattr namespace and in a native Windows attribute word.
+ * Unit tests for src/lib/flags/fflags.c and the files beside it: the four fattrs(7)
+ * flags in the reserved xattr namespace and in a native Windows attribute word.
  *
  * Runs in $TMPDIR.  FATTRS_TEST_FS=TYPE (tests/lib/fflags.bats sets it)
  * adds what that filesystem must answer: ramfs has no user xattrs, ntfs-3g
