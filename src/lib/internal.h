@@ -56,7 +56,7 @@ int fattrs_tmpfile_loses_name(int dirfd, const char *path);
 
 /*
  * Whether /proc/self/fd is procfs (asked once per process): a magic link
- * there reaches exactly the inode a descriptor holds (kflags.c).
+ * there reaches exactly the inode a descriptor holds (flags/ktarget.c).
  */
 bool proc_usable(void);
 

@@ -22,7 +22,10 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/flags/flagops.h \
 	%D%/flags/flagops.c \
 	%D%/flags/kflags.h \
+	%D%/flags/kflags-private.h \
+	%D%/flags/kattr.c \
 	%D%/flags/kflags.c \
+	%D%/flags/ktarget.c \
 	%D%/fs/fstype.h \
 	%D%/fs/fstype.c \
 	%D%/fs/mntcache.c \

@@ -15,7 +15,7 @@
  * SIZE is decimal digits with an optional k/m/g (either case), 1 to
  * 4294967295 bytes, else -ERANGE (its position may have length 0).
  * Input: up to 8 words separated by NUL, parsed in order into one plan.
- * FUZZ_SOURCES: src/lib/flags/flagops.c src/lib/flags/kflags.c src/lib/fs/fstype.c src/lib/flags/fflags.c src/lib/flags/fset.c src/lib/flags/fsupport.c src/lib/flags/winattr.c src/lib/flags/xattrat.c src/lib/path.c src/lib/fs/mount.c src/lib/fs/statx.c
+ * FUZZ_SOURCES: src/lib/flags/flagops.c src/lib/flags/kflags.c src/lib/flags/kattr.c src/lib/flags/ktarget.c src/lib/fs/fstype.c src/lib/flags/fflags.c src/lib/flags/fset.c src/lib/flags/fsupport.c src/lib/flags/winattr.c src/lib/flags/xattrat.c src/lib/path.c src/lib/fs/mount.c src/lib/fs/statx.c
  */
 #include "config.h"
 

@@ -14,7 +14,7 @@
  * that big only make the output slow to write and big).
  * Named directives that look things up (flags, mounts) find no such file:
  * they print "?" with a message, the same each time.
- * FUZZ_SOURCES: src/xstat/context.c src/xstat/time.c src/xstat/gnu.c src/xstat/fields.c src/xstat/fsinfo.c src/xstat/parse.c src/xstat/render.c src/xstat/json.c src/cli/buf.c src/cli/quotearg.c src/cli/msg.c src/cli/inherit.c src/cli/parse.c src/cli/quote.c src/cli/json.c src/lib/fs/statx.c src/lib/fs/mount.c src/lib/fs/mntcache.c src/lib/flags/kflags.c src/lib/fs/fstype.c src/lib/flags/fflags.c src/lib/flags/fset.c src/lib/flags/fsupport.c src/lib/flags/winattr.c src/lib/flags/xattrat.c src/lib/path.c
+ * FUZZ_SOURCES: src/xstat/context.c src/xstat/time.c src/xstat/gnu.c src/xstat/fields.c src/xstat/fsinfo.c src/xstat/parse.c src/xstat/render.c src/xstat/json.c src/cli/buf.c src/cli/quotearg.c src/cli/msg.c src/cli/inherit.c src/cli/parse.c src/cli/quote.c src/cli/json.c src/lib/fs/statx.c src/lib/fs/mount.c src/lib/fs/mntcache.c src/lib/flags/kflags.c src/lib/flags/kattr.c src/lib/flags/ktarget.c src/lib/fs/fstype.c src/lib/flags/fflags.c src/lib/flags/fset.c src/lib/flags/fsupport.c src/lib/flags/winattr.c src/lib/flags/xattrat.c src/lib/path.c
  * FUZZ_LIBS: -ldl
  */
 #include "config.h"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The kernel flag module (src/lib/flags/kflags.c) on real filesystems: the unit
-# test binary runs on each, told which it is (FATTRS_TEST_FS) so that it
-# checks what that filesystem keeps; lsattr/chattr agree with it on ext4;
-# strace shows the system calls of one change.
+# The kernel flag module (src/lib/flags/kflags.c, kattr.c and ktarget.c) on
+# real filesystems: the unit test binary runs on each, told which it is
+# (FATTRS_TEST_FS) so that it checks what that filesystem keeps; lsattr/chattr
+# agree with it on ext4; strace shows the system calls of one change.
 # bats file_tags=lib
 
 # Scripts for fs_run are single-quoted: they expand inside the namespace.

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/flags/kflags.c: the kernel flag table, reading and changing flags. */
+/*
+ * Unit tests for src/lib/flags/kflags.c, kattr.c and ktarget.c: the kernel flag table, reading
+ * and changing flags.
+ */
 #include "config.h"
 
 #include "fattrs.h"
