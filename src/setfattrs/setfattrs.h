@@ -102,12 +102,11 @@ void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, c
 void sf_check_ops(struct setfattrs_control *ctl);
 const char *sf_quote_part(const char *prefix, const char *s, size_t len);
 
-/* apply.c: one file's plan and its application */
+/* plan.c: one file's plan and its run */
 size_t sf_n_kflags(void);
 const struct fattrs_kflag *sf_krow(size_t i);
 const char *sf_flag_name(size_t i);
 int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret);
-bool sf_is_sizehint(const struct fattrs_kflag *f);
 void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool away);
 bool sf_want_nostat(struct setfattrs_control *ctl);
 bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
@@ -115,6 +114,12 @@ bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, 
 bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
 		 const struct stat *st, uint64_t mnt_id, bool nofollow);
 struct fattrs_mntcache *sf_mntcache(struct setfattrs_control *ctl);
+
+/* apply.c: applying it */
+bool sf_is_sizehint(const struct fattrs_kflag *f);
+bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kchange *c);
+bool fflags_apply(struct setfattrs_control *ctl, struct file_plan *p);
+void overlay_restore(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kattr *before);
 
 /* report.c: messages and reports */
 const char *sf_type_word(mode_t mode);
