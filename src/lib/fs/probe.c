@@ -125,6 +125,15 @@ int fattrs_probe_dir(int dirfd, const char *dir, struct fattrs_probe *ret)
 	if (r < 0 && unanswered(-r, false))
 		goto out;
 	p.tmpfile_loses_name = r > 0;
+	if (p.tmpfile_loses_name) {
+		/* The kernel's answer first, as -o asks it (tmp/create.c): no O_TMPFILE at all is that. */
+		int fd = openat(dirfd, dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+		if (fd >= 0)
+			(void)close(fd);
+		else if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)
+			p.tmpfile_loses_name = false;
+	}
 	r = p.tmpfile_loses_name ? -EOPNOTSUPP :
 		fattrs_tmpfile_new(dirfd, &tmpl, 0600, FATTRS_TMP_TMPFILE, FATTRS_TMP_HOLD, &tf);
 	if (r == 0) {
