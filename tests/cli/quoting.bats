@@ -68,7 +68,8 @@ gnu_quote() {
 }
 
 @test "a message that names a flag and a file uses one kind of quotes for both in C.UTF-8" {
-	mkfifo fifo
+	# cifs without unix extensions holds no fifo (tests/vm runs this file there).
+	mkfifo fifo 2>/dev/null || skip "needs a filesystem that holds fifos, not $(stat -f -c %T .)"
 	run -1 env LC_ALL=C.UTF-8 setfattrs +offline fifo
 	assert_output --regexp "^setfattrs: cannot set 'offline' on 'fifo': "
 	refute_output --partial $'\xe2\x80\x98'

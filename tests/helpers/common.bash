@@ -24,6 +24,16 @@ export FATTRS_SRCDIR FATTRS_BUILDDIR PATH
 export LC_ALL=C
 unset POSIXLY_CORRECT POSIX_ME_HARDER
 
+# FATTRS_TEST_DIR=DIR: each test's own directory ($BATS_TEST_TMPDIR, where
+# the tests work) is made on DIR instead, a mount under test (tests/vm runs
+# the programs' tests so on its cifs and nfs mounts; bats keeps its own
+# files, which need symlinks, where they were).  Whoever sets it removes DIR.
+if [[ -n ${FATTRS_TEST_DIR-} && -n ${BATS_TEST_TMPDIR-} && $BATS_TEST_TMPDIR != "$FATTRS_TEST_DIR"/* ]]; then
+	BATS_TEST_TMPDIR=$FATTRS_TEST_DIR/${BATS_TEST_FILENAME##*/}.$BATS_SUITE_TEST_NUMBER
+	rm -rf "$BATS_TEST_TMPDIR" && mkdir -p "$BATS_TEST_TMPDIR" || return 1
+	export BATS_TEST_TMPDIR
+fi
+
 # The real GNU mktemp, to compare against (never written to or near).
 GNU_MKTEMP=/usr/bin/mktemp
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/vm/check.sh [-b BUILDDIR] [-o OUT] [SUITE...]: the guest tests
-# (tests/vm/netfs.bats on the cifs and nfs mounts, and the kill -9 soak of
+# (tests/vm/netfs.bats and VM_PROGRAM_TESTS on the cifs and nfs mounts, and the kill -9 soak of
 # tests/soak on cifs and nfs: VM_SOAK_TRIALS, default 50, trials of -o and
 # VM_SOAK_BACKUP_TRIALS, default 20, of -b -o) on each Debian kernel
 # (bookworm trixie sid: 6.1, 6.12, 7.x), one guest at a time (vm.sh).  As
@@ -29,6 +29,11 @@ out=${out:-$builddir/vm-out}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
+# The programs' bats files that also run on the cifs and nfs mounts (all of
+# them, less the tests tagged mount or netfs, take over 30 minutes a kernel
+# under TCG: VM_PROGRAM_TESTS="tests/tmpcreate tests/xstat ..." by hand).
+VM_PROGRAM_TESTS=${VM_PROGRAM_TESTS:-tests/tmpcreate/names.bats tests/cli/quoting.bats}
+
 # The job in the guest: the programs of BUILDDIR, the tests of the source
 # tree: netfs.bats, then the kill -9 soak (tests/soak/run.sh) on a cifs
 # and an nfs mount of their own, VM_SOAK_TRIALS trials of -o and
@@ -39,17 +44,28 @@ export FATTRS_SRCDIR=$(printf %q "$srcdir") FATTRS_BUILDDIR=$(printf %q "$buildd
 cd "\$FATTRS_SRCDIR" || exit 1
 bats --tap tests/vm/netfs.bats >/tmp/netfs.tap
 rc=\$?
+# The programs' own tests with their directories on the cifs and on the nfs
+# mount (FATTRS_TEST_DIR), both at once; what mounts or serves is left out.
+for fs in cifs nfs; do
+	d=\$VM_SMB; [ \$fs = nfs ] && d=\$VM_NFS
+	(set -o pipefail
+	FATTRS_TEST_DIR=\$d/programs bats --tap --filter-tags '!mount,!netfs' $VM_PROGRAM_TESTS 2>&1 |
+		sed "s/^\\(\\(not \\)\\?ok [0-9]*\\) /\\1 \$fs: /" ||
+		echo "not ok 999 \$fs: bats $VM_PROGRAM_TESTS failed") >/tmp/programs-\$fs.tap &
+done
+wait
+rm -rf "\$VM_SMB/programs" "\$VM_NFS/programs"
 tests/soak/run.sh -b "\$FATTRS_BUILDDIR" -o /tmp/soak -n ${VM_SOAK_TRIALS:-50} cifs nfs >/tmp/soak.tap
 tests/soak/run.sh -b "\$FATTRS_BUILDDIR" -o /tmp/soak-b -n ${VM_SOAK_BACKUP_TRIALS:-20} -B cifs nfs >/tmp/soak-b.tap
 awk '
-	FNR == 1 { what = FILENAME ~ /soak-b/ ? "soak -b -o, kill -9: " : FILENAME ~ /soak/ ? "soak -o, kill -9: " : "" }
+	FNR == 1 { what = FILENAME ~ /soak-b/ ? "soak -b -o, kill -9: " : FILENAME ~ /soak/ ? "soak -o, kill -9: " : FILENAME ~ /programs/ ? "programs on " : "" }
 	/^1\.\./ { next }
 	/^(not )?ok [0-9]+/ {
 		n++
 		sub(/ok [0-9]+ (- )?/, "ok " n " " what)
 	}
 	{ print }
-	END { print "1.." n }' /tmp/netfs.tap /tmp/soak.tap /tmp/soak-b.tap >/tmp/all.tap
+	END { print "1.." n }' /tmp/netfs.tap /tmp/programs-cifs.tap /tmp/programs-nfs.tap /tmp/soak.tap /tmp/soak-b.tap >/tmp/all.tap
 cat /tmp/all.tap
 # Failed: a test not ok that is no TODO, or a TODO that passes.
 grep -v '# TODO' /tmp/all.tap | grep -q '^not ok' && rc=1
@@ -81,8 +97,8 @@ done
 
 # What the clients did, per kernel (tests/vm/facts.py): doc/kernel.md's table.
 {
-	echo "| client | kernel | O_TMPFILE | RENAME_NOREPLACE | flock twice on one open file | user.* xattrs | FS_IOC_GETFLAGS | FS_IOC_FSGETXATTR | statx btime |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| client | kernel | O_TMPFILE | O_TMPFILE linked and renamed over FILE | RENAME_NOREPLACE | flock twice on one open file | user.* xattrs | FS_IOC_GETFLAGS | FS_IOC_FSGETXATTR | statx btime |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for suite in "$@"; do
 		cat "$out/$suite.facts"
 	done | sort

@@ -14,6 +14,7 @@ import sys
 
 libc = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD = -100
+AT_EMPTY_PATH = 0x1000
 RENAME_NOREPLACE = 1
 FS_IOC_GETFLAGS = 0x80086601
 FS_IOC_FSGETXATTR = 0x801C581F
@@ -31,6 +32,47 @@ def o_tmpfile(d):
         return err(e.errno)
     os.close(fd)
     return "yes"
+
+
+def tmpfile_publish(d):
+    # tmpcreate -o's publish with a file made so: link it to a hidden name
+    # (AT_EMPTY_PATH), rename that over an existing FILE, close; then FILE
+    # as the kernel sees it once its caches are dropped.
+    f, t = os.path.join(d, ".facts-f"), os.path.join(d, ".facts-t")
+    with open(f, "w") as o:
+        o.write("old")
+    try:
+        fd = os.open(d, os.O_TMPFILE | os.O_RDWR, 0o600)
+    except OSError as e:
+        os.unlink(f)
+        return err(e.errno)
+    os.write(fd, b"new")
+    r = libc.linkat(fd, b"", AT_FDCWD, t.encode(), AT_EMPTY_PATH)
+    e = ctypes.get_errno()
+    ans = None
+    if r != 0:
+        ans = "link: " + err(e)
+    else:
+        try:
+            os.rename(t, f)
+        except OSError as x:
+            ans = "rename: " + err(x.errno)
+    os.close(fd)
+    with open("/proc/sys/vm/drop_caches", "w") as o:
+        o.write("3")
+    if ans is None:
+        try:
+            with open(f) as i:
+                got = i.read()
+            ans = "yes" if got == "new" else "no: FILE is the old one"
+        except OSError as x:
+            ans = "no: FILE " + err(x.errno)
+    for p in (f, t):
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
+    return ans
 
 
 def noreplace(d):
@@ -104,9 +146,14 @@ def btime(d):
     return "yes" if out not in ("", "0", "-") else "no"
 
 
+# facts.py --fact NAME DIR: one answer (netfs.bats asks for tmpfile_publish).
+if sys.argv[1] == "--fact":
+    print(globals()[sys.argv[2]](sys.argv[3]))
+    sys.exit(0)
+
 kernel = sys.argv[1]
 for arg in sys.argv[2:]:
     name, d = arg.split("=", 1)
-    row = [name, kernel, o_tmpfile(d), noreplace(d), flock_twice(d), xattr(d),
+    row = [name, kernel, o_tmpfile(d), tmpfile_publish(d), noreplace(d), flock_twice(d), xattr(d),
            ioctl(d, FS_IOC_GETFLAGS, 8), ioctl(d, FS_IOC_FSGETXATTR, 28), btime(d)]
     print("FACT| " + " | ".join(row) + " |")

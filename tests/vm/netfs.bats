@@ -61,6 +61,34 @@ server_has() {
 	done
 }
 
+@test "cifs, nfs: -o uses O_TMPFILE only where the kernel publishes a file made so (facts.py decides)" {
+	local k fact method
+	for k in smb nfs; do
+		on $k
+		# The kernel's own answer: O_TMPFILE, link, rename over FILE, FILE read back.
+		fact=$(python3 "$FATTRS_SRCDIR/tests/vm/facts.py" --fact tmpfile_publish "$C")
+		case $fact in
+		yes) method=tmpfile ;;
+		*) method=named ;;
+		esac
+		echo old >"$C/f"
+		run -0 --separate-stderr timeout 60 tmpcreate -v -o "$C/f" <<<new
+		[[ $stderr == *"with method $method"* ]] ||
+			fail "$k ($VM_KVER): O_TMPFILE publishing: $fact; -v: $stderr"
+		echo 3 >/proc/sys/vm/drop_caches
+		server_has f new
+		assert_equal "$k: $(names "$S")" "$k: f"
+		# --probe says the same, and why.
+		run -0 timeout 120 tmpcreate --probe "$C"
+		case $fact in
+		yes) assert_line --regexp '^  O_TMPFILE: +yes$' ;;
+		no:*) assert_line --regexp '^  O_TMPFILE: +not used \(its files lose their name in a rename here\)$' ;;
+		*) assert_line --regexp '^  O_TMPFILE: +no \(' ;;
+		esac
+		assert_line --regexp "^  auto method: +$method "
+	done
+}
+
 @test "-b -o on cifs and nfs keeps the old FILE as FILE~, twice over" {
 	local k
 	for k in smb nfs; do
