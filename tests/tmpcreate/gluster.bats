@@ -179,6 +179,28 @@ probe() {
 		"killed: hidden file left, F is B's" 'again from B' F)"
 }
 
+# Writer A on client A is slow between the create of its hidden file and
+# its lock (strace holds its flock(2) back): a run on client B meanwhile
+# takes the empty, unlocked file for a dead writer's and removes it.
+# Client A's caches still show the file (a forced stat: one link, the same
+# inode), so A asks the server (an fchmod: ESTALE) and goes on under
+# another name; both publish whole, and nothing is left.
+@test "gluster: a writer whose hidden file was reclaimed before its lock goes on under another name" {
+	netfs_require gluster
+	command -v strace >/dev/null || skip "needs strace"
+	run -0 --separate-stderr netfs_run '
+		strace -qq -o /dev/null -e trace=flock -e inject=flock:delay_enter=700000:when=1 \
+			tmpcreate -o "$DA/F" <<<"from A" 2>"$BATS_TEST_TMPDIR/err.a" & w=$!
+		for ((i = 0; i < 100; i++)); do [[ -n $(ls -A "$DBRICK") ]] && break; sleep 0.02; done
+		[[ $(ls -A "$DBRICK") == .tmpcreate.* ]] && echo "A made its hidden file"
+		tmpcreate -o "$DB/F" <<<"from B" && echo "B published"
+		wait $w && echo "A published"
+		cat "$BATS_TEST_TMPDIR/err.a"
+		cat "$DBRICK/F"
+		ls -A "$DBRICK"'
+	assert_output "$(printf '%s\n' 'A made its hidden file' 'B published' 'A published' 'from A' F)"
+}
+
 # Brick 2 of the replica volume is killed while -o writes (1 MiB, half of it
 # written): the publish succeeds whole on the brick that is left, and once
 # brick 2 is back and healed, both bricks hold the same bytes.

@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tmp.h"
@@ -57,13 +58,38 @@ static bool lock_held_elsewhere(int err)
 	return err == EWOULDBLOCK || err == EACCES;
 }
 
+/* Milliseconds of CLOCK_MONOTONIC. */
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The server's word on whether the file open as @fd still has a name,
+ * where cached attributes may not say (GlusterFS's client answers a
+ * forced stat of a file another client removed from its cache: one link,
+ * the same inode): a change of the mode to the mode it has, which the
+ * server must carry out.  False only when it says the file is gone.
+ */
+static bool still_there(int fd, const struct stat *st)
+{
+	return fchmod(fd, st->st_mode & 07777) == 0 || (errno != ESTALE && errno != ENOENT);
+}
+
 /*
  * Create @path exclusively; with @a->lock, lock it and make sure the name
  * still is this file.  Before the lock, another writer may have taken the
- * name for a dead one's and removed it: then the name is not (or no longer)
- * this file, and another is tried.  The lock is taken once: a second
- * flock(2) on the same open file is not a no-op everywhere (on cifs it is
- * a second byte-range lock, which the first one refuses: EACCES).
+ * name for a dead one's and removed it (reclaim()): then the name is not
+ * (or no longer) this file, and another is tried.  That writer holds the
+ * lock RECLAIM_EMPTY_WAIT_MS before it removes an empty file, so a lock
+ * had sooner after the create cannot come after a removal.  A lock had
+ * later is checked with the server (still_there()), not with this
+ * client's caches.  The lock is taken once: a second flock(2) on the same
+ * open file is not a no-op everywhere (on cifs it is a second byte-range
+ * lock, which the first one refuses: EACCES).
  * Returns 0; -EEXIST when the name is taken; NAME_LOST when the name was
  * made but lost again (nothing of it left here); or -errno.
  */
@@ -71,6 +97,7 @@ static int open_excl(int dirfd, const char *path, void *data)
 {
 	struct named_args *a = data;
 	struct stat mine, there;
+	int64_t start = monotonic_ms();
 
 	a->fd = openat(dirfd, path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, a->mode);
 	if (a->fd < 0)
@@ -82,7 +109,8 @@ static int open_excl(int dirfd, const char *path, void *data)
 			return 0;	/* no locks here: nobody can reclaim it either */
 		/* A reclaimer holds it, and removes the name: give it up. */
 	} else if (fstat(a->fd, &mine) == 0 && name_stat(dirfd, path, &there) == 0 &&
-		   same_inode(&mine, &there)) {
+		   same_inode(&mine, &there) && there.st_nlink > 0 &&
+		   (monotonic_ms() - start < RECLAIM_SAFE_LOCK_MS || still_there(a->fd, &mine))) {
 		return 0;
 	}
 	if (fstat(a->fd, &mine) == 0)

@@ -35,7 +35,6 @@ int open_lockable(int dirfd, const char *path, int flags)
 
 #define RECLAIM_EINVAL_TRIES 15		/* of RECLAIM_EINVAL_WAIT_MS each */
 #define RECLAIM_EINVAL_WAIT_MS 100
-#define RECLAIM_EMPTY_WAIT_MS 50
 
 static void sleep_ms(long ms)
 {
@@ -78,11 +77,12 @@ int reclaim(int dirfd, const char *path)
 	if (fstat(fd, &mine) == 0 && S_ISREG(mine.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		/*
 		 * An empty file may be a live writer's between its create and
-		 * its lock (open_excl()).  Hold the lock a moment first: its
-		 * flock(2) then fails and it gives the name up, instead of
-		 * taking the lock after this has removed the file and going on
-		 * with it, where its client's caches hide the removal
-		 * (GlusterFS: ESTALE on its next call).
+		 * its lock (open_excl()).  Hold the lock a while first: its
+		 * flock(2) then fails and it gives the name up.  A writer whose
+		 * lock comes later than RECLAIM_SAFE_LOCK_MS after its create
+		 * asks the server whether its file survived, since its
+		 * client's caches may hide the removal (GlusterFS: ESTALE on
+		 * its next call).
 		 */
 		if (mine.st_size == 0)
 			sleep_ms(RECLAIM_EMPTY_WAIT_MS);

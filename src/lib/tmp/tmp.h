@@ -44,6 +44,15 @@ struct fattrs_tmpfile {
 /* What @make returns for such a name (no errno: openat's own ESTALE stays one). */
 #define NAME_LOST INT_MIN
 
+/*
+ * A reclaimer holds the lock of an empty hidden file RECLAIM_EMPTY_WAIT_MS
+ * before it removes it (reclaim()); a writer whose lock came less than
+ * RECLAIM_SAFE_LOCK_MS after its create began (open_excl()) cannot have
+ * been removed so.  Time on each side is its own CLOCK_MONOTONIC.
+ */
+#define RECLAIM_EMPTY_WAIT_MS 200
+#define RECLAIM_SAFE_LOCK_MS 100
+
 struct named_args {
 	mode_t mode;
 	int fd;
