@@ -4,6 +4,8 @@
 #define FATTRS_INTERNAL_H
 
 #include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 
 #include "fattrs.h"
 
@@ -18,6 +20,13 @@ int tmpl_randomize(char *buf, const struct fattrs_tmpl *tmpl);
  */
 struct fattrs_tmpfile;
 int tmpfile_rename(struct fattrs_tmpfile *tf, const char *path, unsigned int flags);
+
+/* "/proc/self/fd/N" for any descriptor N fits in PROC_FD_PATH_MAX bytes. */
+#define PROC_FD_PATH_MAX (sizeof("/proc/self/fd/") + 3 * sizeof(int))
+void proc_fd_path(char *buf, int fd);
+
+/* Whether @a and @b are the same file: device and inode number. */
+bool same_inode(const struct stat *a, const struct stat *b);
 
 /*
  * Open @path relative to @dirfd with @flags and check that it is the inode

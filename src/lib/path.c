@@ -226,6 +226,30 @@ int fattrs_path_resolve(int dirfd, const char *path, char **ret)
 	return -ELOOP;
 }
 
+/* "/proc/self/fd/N" into @buf (PROC_FD_PATH_MAX): per file, so no printf. */
+void proc_fd_path(char *buf, int fd)
+{
+	static const char pre[] = "/proc/self/fd/";
+	char digits[3 * sizeof(int)];
+	size_t n = 0;
+	unsigned v = (unsigned)fd;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	memcpy(buf, pre, sizeof(pre) - 1);
+	buf += sizeof(pre) - 1;
+	while (n > 0)
+		*buf++ = digits[--n];
+	*buf = '\0';
+}
+
+bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 int open_same_inode(int dirfd, const char *path, int flags, dev_t dev, ino_t ino, int mismatch)
 {
 	struct stat st;

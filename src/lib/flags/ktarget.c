@@ -90,25 +90,6 @@ static const char *proc_link(const struct target *t, int *dfd)
 	return t->proc;
 }
 
-/* "/proc/self/fd/N" into @buf (sizeof(struct target.proc)): per file, so no printf. */
-static void proc_fd_path(char *buf, int fd)
-{
-	static const char pre[] = "/proc/self/fd/";
-	char digits[3 * sizeof(int)];
-	size_t n = 0;
-	unsigned v = (unsigned)fd;
-
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	memcpy(buf, pre, sizeof(pre) - 1);
-	buf += sizeof(pre) - 1;
-	while (n > 0)
-		*buf++ = digits[--n];
-	*buf = '\0';
-}
-
 /* Pin the file: one O_PATH descriptor (or the caller's own), opened once. */
 static int target_pin(struct target *t)
 {

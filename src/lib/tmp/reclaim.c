@@ -127,11 +127,6 @@ int try_reclaimable(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 	return try_names(dirfd, tmpl, ret_path, make, data);
 }
 
-bool same_inode(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
 /*
  * What @path (not followed) names now, asked of the server where there is
  * one (AT_STATX_FORCE_SYNC; the same as fstatat(2) on a local

@@ -116,7 +116,6 @@ int try_names(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_path,
 	      int (*make)(int dirfd, const char *path, void *data), void *data);
 
 /* reclaim.c */
-bool same_inode(const struct stat *a, const struct stat *b);
 int name_stat(int dirfd, const char *path, struct stat *st);
 int open_lockable(int dirfd, const char *path, int flags);
 int reclaim(int dirfd, const char *path);
