@@ -38,7 +38,7 @@ struct target {
 	ino_t ino;
 	bool identified;
 	int fd;		/* the real descriptor for the ioctls, -1 until opened; may be pfd */
-	char proc[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+	char proc[PROC_FD_PATH_MAX];
 };
 
 /* kflags.c */

@@ -247,7 +247,7 @@ int fattrs_mounts_flags_trusted_at(struct fattrs_mounts *m, int dirfd)
 {
 	struct fattrs_statx_buf stx;
 	struct fattrs_mount mnt;
-	char link[sizeof("/proc/self/fd/") + 3 * sizeof(int)], dir[PATH_MAX];
+	char link[PROC_FD_PATH_MAX], dir[PATH_MAX];
 	ssize_t n;
 	int r;
 
@@ -266,7 +266,7 @@ int fattrs_mounts_flags_trusted_at(struct fattrs_mounts *m, int dirfd)
 		if (getcwd(dir, sizeof(dir)) == NULL)
 			return errno == ENOENT || errno == ERANGE ? 0 : -errno;
 	} else {
-		(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+		proc_fd_path(link, dirfd);
 		n = readlink(link, dir, sizeof(dir) - 1);
 		if (n < 0)
 			return errno == ENOENT ? 0 : -errno;
@@ -327,7 +327,7 @@ static int enter(int dirfd, const char *path, struct stat *ret)
  */
 static int dir_path(int fd, const char *start, unsigned ups, char **ret)
 {
-	char link[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+	char link[PROC_FD_PATH_MAX];
 	struct stat st;
 	char *path;
 	int r;
@@ -353,7 +353,7 @@ static int dir_path(int fd, const char *start, unsigned ups, char **ret)
 		*ret = path;
 		return 0;
 	}
-	(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	proc_fd_path(link, fd);
 	r = fattrs_readlink(AT_FDCWD, link, 0, &path);
 	if (r < 0)
 		return r;

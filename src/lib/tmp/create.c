@@ -321,7 +321,7 @@ const char *fattrs_tmpfile_path(const struct fattrs_tmpfile *tf)
 /* Link descriptor @fd as @path, the cheapest way known to work here. */
 int link_fd(int fd, int dirfd, const char *path, enum fattrs_link_via *ret_via)
 {
-	char proc[sizeof("/proc/self/fd/") + 3 * sizeof(int)];
+	char proc[PROC_FD_PATH_MAX];
 	int r = -ENOENT;
 
 	if (link_known != FATTRS_LINK_PROC) {
@@ -334,7 +334,7 @@ int link_fd(int fd, int dirfd, const char *path, enum fattrs_link_via *ret_via)
 		if (r != -ENOENT)
 			return r;
 	}
-	(void)snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	proc_fd_path(proc, fd);
 	if (linkat(AT_FDCWD, proc, dirfd, path, AT_SYMLINK_FOLLOW) == 0) {
 		*ret_via = link_known = FATTRS_LINK_PROC;
 		return 0;
