@@ -356,8 +356,9 @@ static const uint64_t sattr_mount_root = STATX_ATTR_MOUNT_ROOT;
 static const uint64_t sattr_atomic = STATX_ATTR_WRITE_ATOMIC;
 static const uint64_t sattr_dax = STATX_ATTR_DAX;
 
-#define NAMED_ROW(name, group, help, mask, needs, out, get, flags, arg) \
-	{ 0, 0, FMT_FILE, name, help, mask, needs, out, get, group, flags, arg }
+#define NAMED_ROW(name_, group_, help_, mask_, needs_, out_, get_, flags_, arg_) \
+	{ .mode = FMT_FILE, .name = (name_), .help = (help_), .statx_mask = (mask_), .needs = (needs_), \
+	  .out = (out_), .get = (get_), .group = (group_), .flags = (flags_), .arg = (arg_) }
 #define MOUNT_ROW(name, help, part) \
 	NAMED_ROW(name, "mount", help, STATX_MNT_ID, FMT_NEED_MOUNT_TABLE, FMT_OUT_STRING, get_mount, 0, \
 	  &mount_parts[part])

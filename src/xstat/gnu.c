@@ -231,8 +231,9 @@ static int get_fs_type(struct fmt_file *f, const struct fmt_directive *d, union 
 
 /* ------------------------------------------------------------ the table */
 
-#define GNU_ROW(l, m, mode, help, mask, needs, out, get) \
-	{ l, m, mode, NULL, help, mask, needs, out, get, NULL, 0, NULL }
+#define GNU_ROW(l_, m_, mode_, help_, mask_, needs_, out_, get_) \
+	{ .letter = (l_), .mod = (m_), .mode = (mode_), .help = (help_), .statx_mask = (mask_), .needs = (needs_), \
+	  .out = (out_), .get = (get_) }
 
 const struct fmt_directive fmt_directives[] = {
 	GNU_ROW('a', 0, FMT_FILE, "permission bits in octal (note '#' and '0' printf flags)", STATX_MODE, 0, FMT_OUT_OCTAL, get_perm_bits),
