@@ -35,6 +35,11 @@ int xsetxattr(int dirfd, const char *path, unsigned atf, const char *name, const
 int xremovexattr(int dirfd, const char *path, unsigned atf, const char *name);
 ssize_t xlistxattr(int dirfd, const char *path, unsigned atf, char *buf, size_t size);
 
+/* fsupport.c */
+const struct fattrs_fsupport *fsupport_or_probe(int dirfd, const char *path, unsigned atf,
+						const struct fattrs_fsupport *fsup, struct fattrs_fsupport *probed,
+						int *ret);
+
 /* winattr.c */
 int native_read(int dirfd, const char *path, unsigned atf, enum fattrs_native native, uint32_t *ret);
 bool no_native_word(int r);

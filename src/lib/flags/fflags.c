@@ -315,12 +315,9 @@ int fattrs_fflags_get(int dirfd, const char *path, unsigned atf, mode_t mode, co
 
 	if ((atf & ~AT_ALLOWED) != 0)
 		return -EINVAL;
-	if (fsup == NULL) {
-		r = fattrs_fsupport_probe(dirfd, path, atf, &probed);
-		if (r < 0)
-			return r;
-		fsup = &probed;
-	}
+	fsup = fsupport_or_probe(dirfd, path, atf, fsup, &probed, &r);
+	if (fsup == NULL)
+		return r;
 	if ((mode & S_IFMT) == 0) {
 		r = file_mode(dirfd, path, atf, &mode);
 		if (r < 0)

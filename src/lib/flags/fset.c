@@ -179,12 +179,9 @@ int fattrs_fflag_set(int dirfd, const char *path, unsigned atf, mode_t mode, con
 		return -EINVAL;
 	if (fattrs_fflag_info(flag) == NULL)
 		return -EINVAL;
-	if (fsup == NULL) {
-		r = fattrs_fsupport_probe(dirfd, path, atf, &probed);
-		if (r < 0)
-			return r;
-		fsup = &probed;
-	}
+	fsup = fsupport_or_probe(dirfd, path, atf, fsup, &probed, &r);
+	if (fsup == NULL)
+		return r;
 	/*
 	 * Without a native word the type need not be known: the kernel
 	 * answers a user.* set or remove on other files with EPERM.  A native

@@ -161,3 +161,15 @@ out:
 	free(dir);
 	return r;
 }
+
+/* @fsup, or what the filesystem of the file offers (a probe into @probed): NULL with *@ret = -errno. */
+const struct fattrs_fsupport *fsupport_or_probe(int dirfd, const char *path, unsigned atf,
+						const struct fattrs_fsupport *fsup, struct fattrs_fsupport *probed,
+						int *ret)
+{
+	*ret = 0;
+	if (fsup != NULL)
+		return fsup;
+	*ret = fattrs_fsupport_probe(dirfd, path, atf, probed);
+	return *ret < 0 ? NULL : probed;
+}
