@@ -321,7 +321,10 @@ netfs_start() {
 		fi
 	done
 	((${#kinds[@]})) || return 1
-	rm -f "$d/ready"
+	# What a start before this one left, if its starter died without
+	# netfs_stop: its pid files and answers would be taken for this one's.
+	rm -f "$d/ready" "$d/unshare.pid" "$d/watchdog.pid"
+	for kind in "${kinds[@]}"; do rm -f "$d/$kind.ok" "$d/$kind.skip"; done
 	# A watchdog outside: when the owner dies (a .bats file killed
 	# before its teardown_file), it kills unshare, whose --kill-child
 	# kills the namespaces' first process, and with it every other one.
@@ -358,9 +361,10 @@ _netfs_init_pid() {
 # netfs_stop: end the namespaces and everything in them.
 netfs_stop() {
 	local u w i init
-	u=$(cat "$NETFS_DIR/unshare.pid" 2>/dev/null)
-	w=$(cat "$NETFS_DIR/watchdog.pid" 2>/dev/null)
-	init=$(_netfs_init_pid)
+	# Each may be gone already (never started, or ended): nothing to stop then.
+	u=$(cat "$NETFS_DIR/unshare.pid" 2>/dev/null) || u=
+	w=$(cat "$NETFS_DIR/watchdog.pid" 2>/dev/null) || w=
+	init=$(_netfs_init_pid) || init=
 	[[ -n $u ]] && kill -KILL "$u" 2>/dev/null
 	# The first process ends once the kernel has killed and reaped every
 	# other one of the namespace (a zombie then, until it is reaped).
