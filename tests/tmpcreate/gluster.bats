@@ -187,9 +187,9 @@ probe() {
 # another name; both publish whole, and nothing is left.
 @test "gluster: a writer whose hidden file was reclaimed before its lock goes on under another name" {
 	netfs_require gluster
-	command -v strace >/dev/null || skip "needs strace"
+	fault_require
 	run -0 --separate-stderr netfs_run '
-		strace -qq -o /dev/null -e trace=flock -e inject=flock:delay_enter=700000:when=1 \
+		ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -qq -o /dev/null -e trace=flock -e inject=flock:delay_enter=700000:when=1 \
 			tmpcreate -o "$DA/F" <<<"from A" 2>"$BATS_TEST_TMPDIR/err.a" & w=$!
 		for ((i = 0; i < 100; i++)); do [[ -n $(ls -A "$DBRICK") ]] && break; sleep 0.02; done
 		[[ $(ls -A "$DBRICK") == .tmpcreate.* ]] && echo "A made its hidden file"
