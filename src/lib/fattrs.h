@@ -969,9 +969,9 @@ int fattrs_walk(int dirfd, const char *root, unsigned int flags, fattrs_walk_fn 
 		void *arg);
 
 /* The attribute flags: the kernel's own (kflags.h) and the four of fattrs(7) (fflags.h). */
-#include "flags/kflags.h"
 #include "flags/fflags.h"
 #include "fs/fstype.h"
+#include "flags/kflags.h"
 #include "flags/flagops.h"
 
 #endif /* FATTRS_H */

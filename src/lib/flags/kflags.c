@@ -227,3 +227,52 @@ int fattrs_kattr_restore(int dirfd, const char *path, unsigned at_flags, mode_t 
 		*ret_lost = back;
 	return r;
 }
+
+enum fattrs_state fattrs_kflag_state(const struct fattrs_kflag *f, const struct fattrs_statx_buf *stx,
+				     const struct fattrs_kattr *a, int aerr, const struct fattrs_fstype *keeps,
+				     enum fattrs_fsanswer *ret_support)
+{
+	/* statx's DAX bit is the state in effect, in every mask: not the flag */
+	uint64_t sx = f->statx_attr == STATX_ATTR_DAX ? 0 : f->statx_attr;
+	enum fattrs_fsanswer support = FATTRS_FS_UNKNOWN;
+	enum fattrs_state s;
+	int v;
+
+	if (sx != 0 && stx != NULL) {
+		if (stx->stx_attributes_mask & sx) {
+			support = FATTRS_FS_YES;
+			s = (stx->stx_attributes & sx) ? FATTRS_STATE_SET : FATTRS_STATE_CLEAR;
+		} else {
+			support = FATTRS_FS_NO;
+			s = FATTRS_STATE_UNSUPPORTED;
+		}
+		goto out;
+	}
+	if (a == NULL) {
+		if (aerr == -EOPNOTSUPP) {
+			support = FATTRS_FS_NO;
+			s = FATTRS_STATE_UNSUPPORTED;
+		} else {
+			s = FATTRS_STATE_UNREADABLE;
+		}
+		goto out;
+	}
+	v = fattrs_kattr_test(a, f);
+	if (v < 0) {
+		/* the word it lives in cannot be read here */
+		support = FATTRS_FS_NO;
+		s = FATTRS_STATE_UNSUPPORTED;
+	} else if (v == 1) {
+		support = FATTRS_FS_YES;
+		s = FATTRS_STATE_SET;
+	} else {
+		int k = fattrs_fstype_keeps(keeps, stx != NULL ? stx->stx_mode : 0, f);
+
+		support = k == 1 ? FATTRS_FS_YES : k == 0 ? FATTRS_FS_NO : FATTRS_FS_UNKNOWN;
+		s = k == 0 ? FATTRS_STATE_UNSUPPORTED : FATTRS_STATE_CLEAR;
+	}
+out:
+	if (ret_support != NULL)
+		*ret_support = support;
+	return s;
+}

@@ -384,5 +384,36 @@ int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mo
  */
 int fattrs_kattr_set_procfd(int fd);
 
+/* ------------------------------------------------------ a flag's state */
+
+/**
+ * fattrs_kflag_state() - what flag @f is on a file: the one answer of
+ * xstat's fields and setfattrs --list FILE.
+ * @f:     the flag
+ * @stx:   the file's statx(2) (its stx_mode, stx_attributes and
+ *         stx_attributes_mask), or NULL
+ * @a:     the file's flags as fattrs_kattr_get() read them, or NULL
+ * @aerr:  when @a is NULL, what fattrs_kattr_get() returned (-EOPNOTSUPP:
+ *         the file keeps no kernel flags; other: they could not be read),
+ *         or 0 when they were not asked for
+ * @keeps: the filesystem type whose kept flags apply (struct
+ *         fattrs_mntinfo's @keeps), or NULL when not known
+ * @ret_support: if not NULL, whether the file can hold @f: FATTRS_FS_YES,
+ *         FATTRS_FS_NO, or FATTRS_FS_UNKNOWN (not measured: a change is
+ *         read back)
+ *
+ * A flag statx(2) reports (all but dax, whose statx bit is the state in
+ * effect, not the flag) is asked of stx_attributes_mask: the filesystem
+ * has it or it has not.  Any other is read from @a, and reads unsupported
+ * where the word it lives in cannot be read there, or where it reads clear
+ * and @keeps does not keep it (no system call says so: such a flag always
+ * reads clear); where @keeps is not known or not measured, what @a says.
+ *
+ * Returns: FATTRS_STATE_SET, FATTRS_STATE_CLEAR, FATTRS_STATE_UNSUPPORTED, or
+ * FATTRS_STATE_UNREADABLE (neither @stx nor @a can tell).
+ */
+enum fattrs_state fattrs_kflag_state(const struct fattrs_kflag *f, const struct fattrs_statx_buf *stx,
+				     const struct fattrs_kattr *a, int aerr, const struct fattrs_fstype *keeps,
+				     enum fattrs_fsanswer *ret_support);
 
 #endif /* FATTRS_KFLAGS_H */
