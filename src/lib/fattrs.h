@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libfattrs: the public API shared by tmpcreate, xstat and setfattrs; what it promises
- * callers, threads and fork(2) included, is in doc/design.md §1.
+ * libfattrs' public API: what tmpcreate, xstat and setfattrs call, and nothing else (internal.h
+ * has the rest); what it promises callers, threads and fork(2) included: doc/design.md §1.
  */
 #ifndef FATTRS_H
 #define FATTRS_H
@@ -49,17 +49,6 @@ static inline unsigned fattrs_at_nofollow(bool nofollow)
 bool fattrs_caps_have(unsigned cap);
 
 /* ------------------------------------------------------------ random names */
-
-/**
- * fattrs_random_fill() - overwrite @len bytes of @buf with random letters
- * and digits ([A-Za-z0-9], the alphabet of mkstemp(3)).
- *
- * Randomness comes from getrandom(2), buffered so that one system call
- * serves many names.
- *
- * Returns: 0, or -errno if getrandom(2) failed (for example -ENOSYS).
- */
-int fattrs_random_fill(char *buf, size_t len);
 
 /**
  * struct fattrs_tmpl - a path whose last component has a run of characters
@@ -112,16 +101,6 @@ enum fattrs_tmpl_err fattrs_tmpl_parse(const char *template, const char *suffix,
  * Returns: 0, or -ENOMEM (nothing changed).
  */
 int fattrs_tmpl_join(const char *dir, char **path, struct fattrs_tmpl *tmpl);
-
-/**
- * fattrs_tmpl_hidden() - a template for a hidden scratch name in @dir
- * (FATTRS_HIDDEN_TEMPLATE joined to it).
- * @ret: filled in; its path is the returned string
- *
- * Returns: the malloc()ed path (free() it when done with @ret), or NULL
- * when out of memory.
- */
-char *fattrs_tmpl_hidden(const char *dir, struct fattrs_tmpl *ret);
 
 /**
  * fattrs_tmpl_hidden_for() - the hidden name beside @path that writers of
@@ -350,25 +329,16 @@ void fattrs_tmpfile_release(struct fattrs_tmpfile *tf);
 void fattrs_tmpfile_cleanup_signal(void);
 
 /**
- * fattrs_tmpdir_new() - create a directory with a random name (mkdtemp(3)).
- * @ret_path: the directory's path, @tmpl's with the X's filled in (free() it)
- *
- * Returns: 0, or -errno from mkdirat(2) (-EEXIST when every name was taken).
- */
-int fattrs_tmpdir_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
-		      char **ret_path);
-
-/**
- * fattrs_tmpdir_new_held() - fattrs_tmpdir_new(), the directory held:
- * fattrs_tmpfile_cleanup_signal() removes it (if still empty) until
- * fattrs_tmpdir_release(), so that a signal before the caller has told
- * anyone its name leaves nothing behind.
+ * fattrs_tmpdir_new_held() - create a directory with a random name
+ * (mkdtemp(3)), held: fattrs_tmpfile_cleanup_signal() removes it (if
+ * still empty) until fattrs_tmpdir_release(), so that a signal before the
+ * caller has told anyone its name leaves nothing behind.
+ * @ret_path: the directory's path, @tmpl's with the X's filled in (free()
+ *            it); it must outlive the hold
  * @ret_hold: the handle for fattrs_tmpdir_release() (-1 when the registry
  *            was full: then only the caller can remove it)
  *
- * *@ret_path must outlive the hold.
- *
- * Returns: as fattrs_tmpdir_new().
+ * Returns: 0, or -errno from mkdirat(2) (-EEXIST when every name was taken).
  */
 int fattrs_tmpdir_new_held(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
 			   char **ret_path, int *ret_hold);
@@ -392,15 +362,6 @@ int fattrs_tmpname_pick(int dirfd, const struct fattrs_tmpl *tmpl, char **ret_pa
  * Returns: a malloc()ed string, or NULL on allocation failure.
  */
 char *fattrs_path_dir(const char *path);
-
-/**
- * fattrs_path_join() - join a directory and a name the way mktemp(1) does:
- * trailing slashes of @dir are dropped, one '/' separates them, and a
- * root @dir ("/") is not doubled.
- *
- * Returns: a malloc()ed string, or NULL on allocation failure.
- */
-char *fattrs_path_join(const char *dir, const char *name);
 
 /* ------------------------------------------------------------ copying */
 
@@ -682,16 +643,6 @@ struct fattrs_mounts *fattrs_mounts_free(struct fattrs_mounts *m);
  * loaded, or another -errno from reading the table.
  */
 int fattrs_mounts_find(struct fattrs_mounts *m, uint64_t id, struct fattrs_mount *ret);
-
-/**
- * fattrs_mounts_each() - call @fn for each mount of the table, in its
- * order, until @fn returns other than 0.  The table is parsed on the first
- * call of any lookup.
- *
- * Returns: 0 when every call returned 0, else what @fn returned last, or
- * -errno as fattrs_mounts_find() (before any call of @fn).
- */
-int fattrs_mounts_each(struct fattrs_mounts *m, int (*fn)(const struct fattrs_mount *mnt, void *arg), void *arg);
 
 /**
  * fattrs_mounts_flags_trusted() - whether every mount of the table is of a

@@ -22,6 +22,7 @@
 #include <errno.h>
 
 #include "fattrs.h"
+#include "internal.h"
 #include "fuzz.h"
 
 static size_t nk;

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "internal.h"
 #include "fuzz.h"
 
 /* mktemp's rule, spelled out: the suffix may not start with '/' or hold a '/' before a name. */

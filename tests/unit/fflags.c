@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "flags/fflags-private.h"
 #include "testing.h"
 
 #include <errno.h>

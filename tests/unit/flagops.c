@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -13,6 +13,7 @@
 #include <sys/xattr.h>
 
 #include "fattrs.h"
+#include "internal.h"
 #include "fixture.h"
 
 static const char *const some_names[] = {

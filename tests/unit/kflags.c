@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "flags/kflags-private.h"
 #include "testing.h"
 
 #include <errno.h>

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "internal.h"
 
 #include <pthread.h>
 #include <stdbool.h>

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "fattrs.h"
+#include "tmp/tmp.h"
 
 #include <errno.h>
 #include <fcntl.h>

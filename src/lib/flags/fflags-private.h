@@ -50,4 +50,12 @@ int word_clear(const struct target *t, enum fattrs_native native, uint32_t bit);
 int word_set(const struct target *t, const struct fattrs_fsupport *fsup, enum fattrs_fflag flag,
 	     unsigned int flags, bool *ret_wrote);
 
+/**
+ * fattrs_fflag_value() - what the xattr value @v (@len bytes, not
+ * NUL-terminated) means: exactly "1" is FATTRS_STATE_SET, exactly "0" is
+ * FATTRS_STATE_CLEAR (tolerated, never written), anything else ("", "1\n",
+ * "yes", "2", binary) is FATTRS_STATE_INVALID: never guessed.
+ */
+enum fattrs_state fattrs_fflag_value(const void *v, size_t len);
+
 #endif /* FATTRS_FFLAGS_PRIVATE_H */

@@ -61,14 +61,6 @@ struct fattrs_fflag_info {
  */
 const struct fattrs_fflag_info *fattrs_fflag_info(enum fattrs_fflag f);
 
-/**
- * fattrs_fflag_find() - look a flag up by its name ("offline"); the full
- * xattr name ("user.fattr.offline") is accepted too.  Case matters.
- *
- * Returns: the flag (an enum fattrs_fflag), or -1 when there is none.
- */
-int fattrs_fflag_find(const char *name);
-
 /*
  * What a flag reads as: the one vocabulary of flag states, for both kinds
  * of flag (the four here, the kernel's: fattrs_kflag_state()).
@@ -91,14 +83,6 @@ enum fattrs_state {
  * Returns: the word, or NULL for a value not in the enum.
  */
 const char *fattrs_state_name(enum fattrs_state s);
-
-/**
- * fattrs_fflag_value() - what the xattr value @v (@len bytes, not
- * NUL-terminated) means: exactly "1" is FATTRS_STATE_SET, exactly "0" is
- * FATTRS_STATE_CLEAR (tolerated, never written), anything else ("", "1\n",
- * "yes", "2", binary) is FATTRS_STATE_INVALID: never guessed.
- */
-enum fattrs_state fattrs_fflag_value(const void *v, size_t len);
 
 /* ------------------------------------------------- filesystem capabilities */
 

@@ -144,7 +144,13 @@ static const char *letter_string(char c)
 	return p != NULL ? strs[p - letters] : NULL;
 }
 
-const char *fattrs_flag_suggest(const char *tok, size_t len)
+/*
+ * flag_suggest() - the flag name or chattr letter nearest to
+ * @tok (@len bytes) by edit distance, if near enough to be a likely typo.
+ *
+ * Returns: a static string, or NULL.
+ */
+static const char *flag_suggest(const char *tok, size_t len)
 {
 	size_t n, best_d = (size_t)-1;
 	const struct fattrs_kflag *t = fattrs_kflags_table(&n);
@@ -321,13 +327,13 @@ int fattrs_flagops_parse(struct fattrs_flagops *ops, const char *arg,
 			/* A run of letters: every one must be a flag's (a letter is ASCII). */
 			for (size_t i = 0; i < len; i++) {
 				if (kletter_find(p[i]) < 0) {
-					const char *s = fattrs_flag_suggest(p, len);
+					const char *s = flag_suggest(p, len);
 					size_t nchars = char_count(p, len), clen = char_len(p + i, len - i);
 
 					/* "+iq": no typo of a name; name the letter, whole ("+ié"). */
 					if (s == NULL && nchars > 1 && nchars <= 3)
 						return refuse(ret_err, -ENOENT, arg, p + i, clen,
-							      fattrs_flag_suggest(p + i, clen));
+							      flag_suggest(p + i, clen));
 					return refuse(ret_err, -ENOENT, arg, p, len, s);
 				}
 			}

@@ -98,12 +98,4 @@ bool fattrs_flagops_empty(const struct fattrs_flagops *ops);
 void fattrs_flagops_kchange(const struct fattrs_flagops *ops, const struct fattrs_kattr *cur,
 			    struct fattrs_kchange *hard, struct fattrs_kchange *soft);
 
-/**
- * fattrs_flag_suggest() - the flag name or chattr letter nearest to
- * @tok (@len bytes) by edit distance, if near enough to be a likely typo.
- *
- * Returns: a static string, or NULL.
- */
-const char *fattrs_flag_suggest(const char *tok, size_t len);
-
 #endif /* FATTRS_FLAGOPS_H */

@@ -51,4 +51,18 @@ void target_release(struct target *t);
 int target_fd(struct target *t);
 int xflags_where(struct target *t, int *dfd, const char **path, unsigned *at);
 
+/**
+ * fattrs_kattr_change_flags() - fattrs_kattr_change() with @flags
+ * (FATTRS_KCHANGE_NO_READBACK, FATTRS_KCHANGE_BY_NAME, or 0: then it is
+ * fattrs_kattr_change()).
+ * Without the read-back a change costs one system call less, and a bit
+ * the filesystem dropped is not seen: only for callers with a policy
+ * that makes that sound (setfattrs(1): see its man page).
+ *
+ * Returns: as fattrs_kattr_change(); -EINVAL for unknown @flags.
+ */
+int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mode_t mode,
+			      const struct fattrs_kchange *change, unsigned flags,
+			      struct fattrs_kchange *ret_dropped);
+
 #endif /* FATTRS_KFLAGS_PRIVATE_H */

@@ -191,61 +191,10 @@ struct fattrs_kchange {
 };
 
 /**
- * fattrs_kchange_add() - add "set @f" (@on) or "clear @f" (!@on) to @c, in
- * the word @f is changed through (its xflag, else its iflag).  A later
- * change of the same flag replaces an earlier one.
- *
- * Returns: 0, or -EINVAL if @f is read-only (then @c is unchanged).
- */
-int fattrs_kchange_add(struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on);
-
-/**
  * fattrs_kchange_has() - whether @c sets @f (@on) or clears it (!@on), in
  * the word @f is changed through.
  */
 bool fattrs_kchange_has(const struct fattrs_kchange *c, const struct fattrs_kflag *f, bool on);
-
-/**
- * fattrs_kattr_change() - set and clear a file's kernel flags.
- * @dirfd, @path, @at_flags, @mode: the file, as for fattrs_kattr_get()
- * @change:      what to set and clear
- * @ret_dropped: if not NULL, written when the call returns 0, 1 or
- *               -EOPNOTSUPP: the requested changes not known to be in
- *               effect afterwards (@xset: asked to be set but clear, ...;
- *               all of a word's request where it cannot even be read);
- *               all zero unless -EOPNOTSUPP
- *
- * The file is pinned first (an O_PATH open, as for fattrs_kattr_get()),
- * and every read and write goes to that inode: a file renamed over @path
- * meanwhile is never handed the flags read from another.  The xflags are
- * read with file_getattr(2) and, if they differ from what is asked,
- * written back with file_setattr(2), extsize, projid and cowextsize as
- * they were (but for the sizes @change gives, and the size of a hint
- * whose flag is cleared, which goes to 0), both through the pinned descriptor's /proc/self/fd link
- * (which reaches exactly its inode, of any type; without /proc: "." of a
- * directory, or a reopened regular file; other files are -EOPNOTSUPP):
- * five system calls for a change (the pin, the read, the write, the read
- * back, the close), three for a no-op.  Without those system calls (ENOSYS) FS_IOC_FSGETXATTR and
- * FS_IOC_FSSETXATTR do the same on an open descriptor; the iflags always
- * go through FS_IOC_GETFLAGS and FS_IOC_SETFLAGS.  Nothing is written to a
- * word that would not change.  Every write is read back, because some
- * filesystems (ext4) answer 0 for flags they drop.  When both words
- * change, immutable and append are set last and cleared first, so that
- * the other word can still be written (clearing immutable goes first
- * even where the same change sets append).  A change that fails half-way
- * leaves the word already written as it is.
- *
- * Returns: 1 if something was written and stuck, 0 if nothing needed
- * writing; -EINVAL before any system call if @change names a read-only
- * flag (or bad @at_flags); -EOPNOTSUPP if the filesystem keeps no flags
- * for this file or did not keep some of the change (see @ret_dropped);
- * or the kernel's -errno: -EPERM (immutable or append without
- * CAP_LINUX_IMMUTABLE, or not the owner), -EACCES, -ENOENT, -EROFS,
- * -EINVAL (e.g. realtime without a realtime device on xfs), ...
- */
-int fattrs_kattr_change(int dirfd, const char *path, unsigned at_flags, mode_t mode,
-			const struct fattrs_kchange *change,
-			struct fattrs_kchange *ret_dropped);
 
 /* Flags for fattrs_kattr_change_flags(). */
 enum {
@@ -311,17 +260,6 @@ enum fattrs_kfate {
 enum fattrs_kfate fattrs_kresult_fate(const struct fattrs_kresult *res, const struct fattrs_kflag *f, bool on);
 
 /**
- * fattrs_kattr_change_result() - fattrs_kattr_change_flags(), telling a
- * refusal from a flag said yes to and dropped.
- * @ret: if not NULL, written when the call returns 0, 1 or -EOPNOTSUPP
- *
- * Returns: as fattrs_kattr_change_flags().
- */
-int fattrs_kattr_change_result(int dirfd, const char *path, unsigned at_flags, mode_t mode,
-			       const struct fattrs_kchange *change, unsigned flags,
-			       struct fattrs_kresult *ret);
-
-/**
  * fattrs_kattr_restore() - put back the kernel flags a file had in @before
  * (fattrs_kattr_get()) and lost since: on overlayfs the first change of a
  * lower file's xattr copies it up, and copy-up keeps only sync, noatime,
@@ -355,20 +293,6 @@ int fattrs_kattr_restore(int dirfd, const char *path, unsigned at_flags, mode_t 
  * Returns: 1 or 0, or -errno (-ENOTDIR for a @dirfd of no directory).
  */
 int fattrs_kattr_dir_byname(int dirfd, unsigned at_flags);
-
-/**
- * fattrs_kattr_change_flags() - fattrs_kattr_change() with @flags
- * (FATTRS_KCHANGE_NO_READBACK, FATTRS_KCHANGE_BY_NAME, or 0: then it is
- * fattrs_kattr_change()).
- * Without the read-back a change costs one system call less, and a bit
- * the filesystem dropped is not seen: only for callers with a policy
- * that makes that sound (setfattrs(1): see its man page).
- *
- * Returns: as fattrs_kattr_change(); -EINVAL for unknown @flags.
- */
-int fattrs_kattr_change_flags(int dirfd, const char *path, unsigned at_flags, mode_t mode,
-			      const struct fattrs_kchange *change, unsigned flags,
-			      struct fattrs_kchange *ret_dropped);
 
 /**
  * fattrs_kattr_set_procfd() - a descriptor of the caller's /proc/self/fd

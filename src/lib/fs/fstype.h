@@ -75,16 +75,6 @@ struct fattrs_fstype {
 };
 
 /**
- * fattrs_fstype_find() - a type by the name the mount table gives it.
- * @name: "ext4", "tmpfs", "fuse.sshfs", ...; NULL is allowed
- *
- * A FUSE type without a row of its own ("fuse.foo") is the "fuse" row.
- *
- * Returns: the row, or NULL for a type the table does not have.
- */
-const struct fattrs_fstype *fattrs_fstype_find(const char *name);
-
-/**
  * fattrs_fstype_by_magic() - a type by its statfs(2) f_type.  Where types
  * share a magic (ext2, ext3, ext4; tmpfs, devtmpfs; fuse, fuseblk), the
  * first row: what they have in common is what a magic can tell.
@@ -100,18 +90,5 @@ const struct fattrs_fstype *fattrs_fstype_by_magic(uint32_t magic);
  * Returns: the name, or NULL for a magic GNU stat has no name for.
  */
 const char *fattrs_fstype_gnu_name(uint32_t magic);
-
-/**
- * fattrs_fstype_keeps() - whether a file of @mode (its S_IFMT bits count)
- * on a filesystem of type @t keeps kernel flag @f: set, it reads back set.
- *
- * A flag statx(2) reports is better asked of stx_attributes_mask.
- *
- * Returns: 1 if kept, 0 if not (setting it fails, or succeeds and it reads
- * back clear: it always reads clear), -1 if not known (@t NULL or not
- * measured, a file neither regular nor a directory, a flag not measured
- * there).
- */
-int fattrs_fstype_keeps(const struct fattrs_fstype *t, mode_t mode, const struct fattrs_kflag *f);
 
 #endif /* FATTRS_FSTYPE_H */

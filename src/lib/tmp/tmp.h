@@ -142,4 +142,13 @@ void backup_orphan(int dirfd, const char *path, const char *backup);
 int rename_over(int dirfd, const char *from, const char *to, bool mine);
 int replace_allowed(int dirfd, const char *path);
 
+/**
+ * fattrs_tmpdir_new() - create a directory with a random name (mkdtemp(3)).
+ * @ret_path: the directory's path, @tmpl's with the X's filled in (free() it)
+ *
+ * Returns: 0, or -errno from mkdirat(2) (-EEXIST when every name was taken).
+ */
+int fattrs_tmpdir_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
+		      char **ret_path);
+
 #endif /* FATTRS_TMP_H */
