@@ -26,6 +26,7 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/flags/kattr.c \
 	%D%/flags/kflags.c \
 	%D%/flags/ktarget.c \
+	%D%/fs/fs.h \
 	%D%/fs/fstype.h \
 	%D%/fs/fstype.c \
 	%D%/fs/mntcache.c \
@@ -33,6 +34,7 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/fs/probe.c \
 	%D%/fs/statx.c \
 	%D%/tmp/tmp.h \
+	%D%/tmp/tmpfile.h \
 	%D%/tmp/backup.c \
 	%D%/tmp/create.c \
 	%D%/tmp/names.c \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What is true of each filesystem type: its statfs(2) magic, its name and what it keeps, in one
- * table (fstype.c).  Included from fattrs.h, after kflags.h and fflags.h.
+ * table (fstype.c).  Included from fattrs.h, after fflags.h.
  */
 #ifndef FATTRS_FSTYPE_H
 #define FATTRS_FSTYPE_H
