@@ -8,12 +8,18 @@ BATS_LOG_DRIVER = $(LOG_DRIVER)
 # The tests start with the signals they send at their default disposition,
 # whatever the suite inherited (nohup, a background job's SIGINT and SIGQUIT):
 # a test that wants one ignored says so itself (env --ignore-signal).
-BATS_LOG_COMPILER = env --default-signal=HUP,INT,QUIT,TERM,PIPE,CHLD $(BATS)
-AM_BATS_LOG_FLAGS = --tap
+#
+# One test, or some, by name: make check TESTS=FILE TEST_FILTER=REGEX.  A bats
+# file gets it as --filter (which its own programs do not see); a C unit test
+# as $FATTRS_TEST_FILTER, matched against each tap_run() call (tests/unit/tap.h).
+TEST_FILTER =
+BATS_LOG_COMPILER = env --default-signal=HUP,INT,QUIT,TERM,PIPE,CHLD -u FATTRS_TEST_FILTER $(BATS)
+AM_BATS_LOG_FLAGS = --tap $${FATTRS_TEST_FILTER:+--filter "$$FATTRS_TEST_FILTER"}
 AM_BATS_LOG_DRIVER_FLAGS = --comments --ignore-exit
 # check_printf=0: AddressSanitizer's printf interceptor warns on glibc's I flag (xstat -c %IC, as GNU stat).
 AM_TESTS_ENVIRONMENT = \
 	PATH='$(abs_top_builddir)':"$$PATH"; export PATH; \
+	FATTRS_TEST_FILTER='$(TEST_FILTER)'; export FATTRS_TEST_FILTER; \
 	LC_ALL=C; export LC_ALL; \
 	unset POSIXLY_CORRECT POSIX_ME_HARDER; \
 	FATTRS_SRCDIR='$(abs_top_srcdir)'; export FATTRS_SRCDIR; \
@@ -108,6 +114,7 @@ BATS_TESTS = \
 	tests/xstat/gluster.bats \
 	tests/helpers/fs.bats \
 	tests/helpers/netfs.bats \
+	tests/helpers/filter.bats \
 	tests/docs/consistency.bats \
 	tests/docs/completions.bats \
 	tests/docs/xstat-named.bats \

@@ -570,26 +570,26 @@ int main(void)
 {
 	if (!top_plan(top_make("copy"), 106))
 		return 1;
-	test_copy__from_pipe();
-	test_copy__from_regular_file();
-	test_copy__from_current_offset();
-	test_copy__from_socket();
-	test_copy__into_append_file();
-	test_copy__pipe_into_append_file();
-	test_copy__into_pipe();
-	test_copy_flush__from_regular_file();
-	test_copy_flush__from_pipe();
-	test_copy_flush__from_socket();
-	test_copy_flush__where_it_cannot();
-	test_copy__empty_sources();
-	test_copy__null_out_params();
-	test_copy__write_error_is_not_a_read_error();
-	test_copy__read_error();
-	test_content_equal__equal();
-	test_content_equal__different_bytes();
-	test_content_equal__different_lengths();
-	test_content_equal__empty_files();
-	test_content_equal__from_offset_zero();
-	test_content_equal__errors();
+	tap_run(test_copy__from_pipe());
+	tap_run(test_copy__from_regular_file());
+	tap_run(test_copy__from_current_offset());
+	tap_run(test_copy__from_socket());
+	tap_run(test_copy__into_append_file());
+	tap_run(test_copy__pipe_into_append_file());
+	tap_run(test_copy__into_pipe());
+	tap_run(test_copy_flush__from_regular_file());
+	tap_run(test_copy_flush__from_pipe());
+	tap_run(test_copy_flush__from_socket());
+	tap_run(test_copy_flush__where_it_cannot());
+	tap_run(test_copy__empty_sources());
+	tap_run(test_copy__null_out_params());
+	tap_run(test_copy__write_error_is_not_a_read_error());
+	tap_run(test_copy__read_error());
+	tap_run(test_content_equal__equal());
+	tap_run(test_content_equal__different_bytes());
+	tap_run(test_content_equal__different_lengths());
+	tap_run(test_content_equal__empty_files());
+	tap_run(test_content_equal__from_offset_zero());
+	tap_run(test_content_equal__errors());
 	return top_done();
 }

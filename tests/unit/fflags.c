@@ -956,20 +956,20 @@ int main(int argc, char **argv)
 	if (fsup.native != FATTRS_NATIVE_NONE)
 		printf("# the native word keeps 0x%x of the four bits\n", native_keeps);
 
-	test_fflags__table();
-	test_fflags__value();
-	test_fflags__caps();
-	test_fflags__setclear();
-	test_fflags__values();
-	test_fflags__unknown();
-	test_fflags__opposites();
-	test_fflags__clear_absent();
-	test_fflags__special();
-	test_fflags__missing();
-	test_fflags__at();
-	test_fflags__many();
-	test_fflags__xattr_get();
-	test_fflags__ntfs();
-	test_fflags__unsupported_fs();
+	tap_run(test_fflags__table());
+	tap_run(test_fflags__value());
+	tap_run(test_fflags__caps());
+	tap_run(test_fflags__setclear());
+	tap_run(test_fflags__values());
+	tap_run(test_fflags__unknown());
+	tap_run(test_fflags__opposites());
+	tap_run(test_fflags__clear_absent());
+	tap_run(test_fflags__special());
+	tap_run(test_fflags__missing());
+	tap_run(test_fflags__at());
+	tap_run(test_fflags__many());
+	tap_run(test_fflags__xattr_get());
+	tap_run(test_fflags__ntfs());
+	tap_run(test_fflags__unsupported_fs());
 	return top_done();
 }

@@ -323,11 +323,11 @@ int main(void)
 {
 	kt = fattrs_kflags_table(&nk);
 	tap_plan(131);
-	test_words_and_letters();
-	test_assign();
-	test_refusals();
-	test_sizes();
-	test_table();
-	test_fuzz();
+	tap_run(test_words_and_letters());
+	tap_run(test_assign());
+	tap_run(test_refusals());
+	tap_run(test_sizes());
+	tap_run(test_table());
+	tap_run(test_fuzz());
 	return tap_done();
 }

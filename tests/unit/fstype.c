@@ -209,7 +209,7 @@ static void test_fstype__row_matches_the_kernel(void)
 		t = fattrs_fstype_find(mnt.fstype);
 		printf("# filesystem: %s\n", mnt.fstype);
 	}
-	test_mntcache__kchange_each_alone(t != NULL ? t->name : NULL);
+	tap_run(test_mntcache__kchange_each_alone(t != NULL ? t->name : NULL));
 	if (t == NULL) {
 		skip_n(5, "$TMPDIR's filesystem has no row");
 		(void)fattrs_mounts_free(m);
@@ -237,12 +237,12 @@ int main(void)
 		printf("Bail out! cannot make a temporary directory: %s\n", strerror(-r));
 		return 1;
 	}
-	test_fstype__find_by_name();
-	test_fstype__by_magic();
-	test_fstype__columns();
-	test_kflag_state__one_answer();
-	test_mntcache__by_mount_id();
-	test_fstype__row_matches_the_kernel();
+	tap_run(test_fstype__find_by_name());
+	tap_run(test_fstype__by_magic());
+	tap_run(test_fstype__columns());
+	tap_run(test_kflag_state__one_answer());
+	tap_run(test_mntcache__by_mount_id());
+	tap_run(test_fstype__row_matches_the_kernel());
 	/* The plan at the end: the table's rows decide how many results. */
 	tap_plan(tap_n);
 	return top_done();

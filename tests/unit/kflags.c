@@ -1112,35 +1112,35 @@ static void test_kattr_change__same_mount(void)
 static void run_paths(void)
 {
 	if (fs_is("ramfs") || fs_is("ntfs-3g")) {
-		test_kattr__no_flags_here();
-		test_kattr_change__invalid();
-		test_kattr__missing();
-		test_kattr__fifo();
-		test_kattr_change__by_name();
+		tap_run(test_kattr__no_flags_here());
+		tap_run(test_kattr_change__invalid());
+		tap_run(test_kattr__missing());
+		tap_run(test_kattr__fifo());
+		tap_run(test_kattr_change__by_name());
 		return;
 	}
 	if (!test_kattr_get__fresh())
 		return;
-	test_kattr_change__nodump_noatime("f");
-	test_kattr_change__nodump_noatime("d");
-	test_kattr_change__invalid();
-	test_kattr_change__kernel_einval();
-	test_kattr__missing();
-	test_kattr__fifo();
-	test_kattr__symlink();
-	test_kattr__empty_path();
-	test_kattr__stale_mode();
-	test_kattr__cwd();
-	test_kattr_change__immutable_holds();
-	test_kattr_change__immutable_order();
-	test_kattr_change__per_filesystem();
-	test_kattr_change__refused_or_dropped();
-	test_kattr_change__sizes();
-	test_kattr_change__pinned(false, false);
-	test_kattr_change__pinned(true, false);
-	test_kattr_change__pinned(false, true);
-	test_kattr_change__by_name();
-	test_kattr_change__same_mount();
+	tap_run(test_kattr_change__nodump_noatime("f"));
+	tap_run(test_kattr_change__nodump_noatime("d"));
+	tap_run(test_kattr_change__invalid());
+	tap_run(test_kattr_change__kernel_einval());
+	tap_run(test_kattr__missing());
+	tap_run(test_kattr__fifo());
+	tap_run(test_kattr__symlink());
+	tap_run(test_kattr__empty_path());
+	tap_run(test_kattr__stale_mode());
+	tap_run(test_kattr__cwd());
+	tap_run(test_kattr_change__immutable_holds());
+	tap_run(test_kattr_change__immutable_order());
+	tap_run(test_kattr_change__per_filesystem());
+	tap_run(test_kattr_change__refused_or_dropped());
+	tap_run(test_kattr_change__sizes());
+	tap_run(test_kattr_change__pinned(false, false));
+	tap_run(test_kattr_change__pinned(true, false));
+	tap_run(test_kattr_change__pinned(false, true));
+	tap_run(test_kattr_change__by_name());
+	tap_run(test_kattr_change__same_mount());
 }
 
 /* ------------------------------------------------------- driver mode */
@@ -1242,11 +1242,11 @@ int main(int argc, char **argv)
 	printf("# filesystem: %s; file_getattr(2): %s\n", test_fs[0] != '\0' ? test_fs : "not said",
 	       have_syscall ? "yes" : "no (ENOSYS)");
 
-	test_kflags__table_matches_the_kernel();
-	test_kflags__names_and_letters_unique();
-	test_kflag_find__by_word_and_letter();
-	test_kchange_add__routes_and_refuses_readonly();
-	test_kattr_test__which_word();
+	tap_run(test_kflags__table_matches_the_kernel());
+	tap_run(test_kflags__names_and_letters_unique());
+	tap_run(test_kflag_find__by_word_and_letter());
+	tap_run(test_kchange_add__routes_and_refuses_readonly());
+	tap_run(test_kattr_test__which_word());
 
 	forced_ioctl = false;
 	fattrs_kattr_force_ioctl(false);

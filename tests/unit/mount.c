@@ -261,14 +261,14 @@ int main(void)
 {
 	if (!top_plan(top_make("mount"), 15 + N_MNTPOINT))
 		return 1;
-	test_mount__free_null_is_null();
-	test_mount__new_then_free_without_lookup();
-	test_mount__statx_of_missing_path_is_enoent();
-	test_mount__statx_gives_root_a_mount_id();
-	test_mount__root_id_finds_root();
-	test_mount__unknown_id_is_enoent();
-	test_mount__lookups_share_one_table();
-	test_mount__proc_has_fstype_proc();
-	test_mount__mntpoint_walks_up_the_device();
+	tap_run(test_mount__free_null_is_null());
+	tap_run(test_mount__new_then_free_without_lookup());
+	tap_run(test_mount__statx_of_missing_path_is_enoent());
+	tap_run(test_mount__statx_gives_root_a_mount_id());
+	tap_run(test_mount__root_id_finds_root());
+	tap_run(test_mount__unknown_id_is_enoent());
+	tap_run(test_mount__lookups_share_one_table());
+	tap_run(test_mount__proc_has_fstype_proc());
+	tap_run(test_mount__mntpoint_walks_up_the_device());
 	return top_done();
 }

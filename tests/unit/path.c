@@ -156,15 +156,15 @@ int main(void)
 {
 	if (!top_plan(top_make("path"), 27))
 		return 1;
-	test_path__join_drops_trailing_slashes();
-	test_path__join_adds_one_slash();
-	test_path__join_keeps_root_as_is();
-	test_path__dir_is_before_last_slash();
-	test_path__dir_of_top_level_is_root();
-	test_path__dir_without_slash_is_dot();
-	test_path__readlink_grows_past_the_hint();
-	test_path__statfs_empty_name();
-	test_path__statfs_follows_names();
-	test_path__statfs_nofollow();
+	tap_run(test_path__join_drops_trailing_slashes());
+	tap_run(test_path__join_adds_one_slash());
+	tap_run(test_path__join_keeps_root_as_is());
+	tap_run(test_path__dir_is_before_last_slash());
+	tap_run(test_path__dir_of_top_level_is_root());
+	tap_run(test_path__dir_without_slash_is_dot());
+	tap_run(test_path__readlink_grows_past_the_hint());
+	tap_run(test_path__statfs_empty_name());
+	tap_run(test_path__statfs_follows_names());
+	tap_run(test_path__statfs_nofollow());
 	return top_done();
 }

@@ -437,14 +437,14 @@ int main(void)
 		r = xattr_probe();
 	if (!top_plan(r, 47))
 		return 1;
-	test_preserve__mode();
-	test_preserve__nothing_asked();
-	test_preserve__user_xattrs();
-	test_preserve__acl();
-	test_preserve__owner_as_root();
-	test_preserve__setid_dropped_without_owner();
-	test_preserve__goes_on_after_a_failure();
-	test_preserve__no_xattr_filesystem();
-	test_preserve__new_file_mode();
+	tap_run(test_preserve__mode());
+	tap_run(test_preserve__nothing_asked());
+	tap_run(test_preserve__user_xattrs());
+	tap_run(test_preserve__acl());
+	tap_run(test_preserve__owner_as_root());
+	tap_run(test_preserve__setid_dropped_without_owner());
+	tap_run(test_preserve__goes_on_after_a_failure());
+	tap_run(test_preserve__no_xattr_filesystem());
+	tap_run(test_preserve__new_file_mode());
 	return top_done();
 }

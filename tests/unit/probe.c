@@ -130,11 +130,11 @@ int main(void)
 {
 	if (!top_plan(top_make("probe"), 17))
 		return 1;
-	test_probe__fresh_dir_supports_tmpfile();
-	test_probe__mnt_id_matches_statx();
-	test_probe__relative_to_dirfd();
-	test_probe__leaves_existing_files_alone();
-	test_probe__missing_dir_is_enoent();
-	test_probe__regular_file_is_enotdir();
+	tap_run(test_probe__fresh_dir_supports_tmpfile());
+	tap_run(test_probe__mnt_id_matches_statx());
+	tap_run(test_probe__relative_to_dirfd());
+	tap_run(test_probe__leaves_existing_files_alone());
+	tap_run(test_probe__missing_dir_is_enoent());
+	tap_run(test_probe__regular_file_is_enotdir());
 	return top_done();
 }

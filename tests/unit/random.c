@@ -260,14 +260,14 @@ static void test_random__tmpl_join_moves_the_run(void)
 int main(void)
 {
 	tap_plan(30);
-	test_random__only_letters_and_digits();
-	test_random__fills_exactly_len();
-	test_random__zero_len_touches_nothing();
-	test_random__two_fills_differ();
-	test_random__all_62_characters_appear();
-	test_random__fork_children_draw_their_own_names();
-	test_random__threads_draw_distinct_names();
-	test_random__tmpl_parse_follows_mktemp();
-	test_random__tmpl_join_moves_the_run();
+	tap_run(test_random__only_letters_and_digits());
+	tap_run(test_random__fills_exactly_len());
+	tap_run(test_random__zero_len_touches_nothing());
+	tap_run(test_random__two_fills_differ());
+	tap_run(test_random__all_62_characters_appear());
+	tap_run(test_random__fork_children_draw_their_own_names());
+	tap_run(test_random__threads_draw_distinct_names());
+	tap_run(test_random__tmpl_parse_follows_mktemp());
+	tap_run(test_random__tmpl_join_moves_the_run());
 	return tap_done();
 }

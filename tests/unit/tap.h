@@ -4,6 +4,7 @@
 #define FATTRS_TAP_H
 
 #include <errno.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,8 +14,37 @@
 static int tap_n;
 static int tap_failed;
 
+/*
+ * The tests to run, as $FATTRS_TEST_FILTER says (`make check TEST_FILTER=RE`,
+ * the same variable that picks bats tests): an extended regular expression
+ * matched against each tap_run()'s call, "test_path__join_adds_one_slash()"
+ * say.  0: no filter (every test runs), 1: a filter, 2: not read yet.
+ */
+static int tap_filtered = 2;
+static regex_t tap_filter;
+
+static inline bool tap_filter_on(void)
+{
+	if (tap_filtered == 2) {
+		const char *re = getenv("FATTRS_TEST_FILTER");
+
+		tap_filtered = re != NULL && re[0] != '\0';
+		if (tap_filtered && regcomp(&tap_filter, re, REG_EXTENDED | REG_NOSUB) != 0) {
+			printf("Bail out! FATTRS_TEST_FILTER: not an extended regular expression: %s\n", re);
+			exit(1);
+		}
+	}
+	return tap_filtered;
+}
+
+/*
+ * The plan: printed first, or, where a filter leaves out tests, by
+ * tap_done() once it is known how many ran.
+ */
 static inline void tap_plan(int n)
 {
+	if (tap_filter_on())
+		return;
 	printf("1..%d\n", n);
 	/* Flushed now, or a forked child's exit could print it again. */
 	(void)fflush(stdout);
@@ -71,8 +101,18 @@ static inline void tap_skip(const char *fmt, ...)
 		tap_ok(false, "set-up: %s: %s (%s:%d)", #call, strerror(errno), __FILE__, __LINE__); \
 } while (0)
 
+/* Run @call, a test function's call, unless the filter leaves it out. */
+#define tap_run(call) do { \
+	if (!tap_filter_on() || regexec(&tap_filter, #call, 0, NULL, 0) == 0) \
+		call; \
+} while (0)
+
 static inline int tap_done(void)
 {
+	if (tap_filter_on()) {
+		printf("1..%d%s\n", tap_n, tap_n == 0 ? " # SKIP no test matches FATTRS_TEST_FILTER" : "");
+		regfree(&tap_filter);
+	}
 	return tap_failed == 0 ? 0 : 1;
 }
 
