@@ -30,6 +30,7 @@ AM_TESTS_ENVIRONMENT = \
 
 # ---- library unit tests: tests/unit/<concern>.c pairs with src/lib/<concern>.c
 UNIT_TESTS = \
+	tests/unit/caps \
 	tests/unit/copy \
 	tests/unit/fflags \
 	tests/unit/flagops \
@@ -41,12 +42,20 @@ UNIT_TESTS = \
 	tests/unit/probe \
 	tests/unit/publish \
 	tests/unit/random \
-	tests/unit/tmpfile
+	tests/unit/statx \
+	tests/unit/tmpfile \
+	tests/unit/walk
 check_PROGRAMS += $(UNIT_TESTS)
 # tests/helpers/nosys: a command run with some system calls answering ENOSYS
 check_PROGRAMS += tests/helpers/nosys
 tests_helpers_nosys_SOURCES = tests/helpers/nosys.c
 UNIT_LDADD = src/lib/libfattrs.la $(ATTR_LIBS)
+tests_unit_caps_SOURCES = tests/unit/caps.c tests/unit/tap.h
+tests_unit_caps_LDADD = $(UNIT_LDADD)
+tests_unit_statx_SOURCES = tests/unit/statx.c tests/unit/tap.h tests/unit/fixture.h
+tests_unit_statx_LDADD = $(UNIT_LDADD)
+tests_unit_walk_SOURCES = tests/unit/walk.c tests/unit/tap.h tests/unit/fixture.h
+tests_unit_walk_LDADD = $(UNIT_LDADD)
 tests_unit_copy_SOURCES = tests/unit/copy.c tests/unit/tap.h tests/unit/fixture.h
 tests_unit_copy_LDADD = $(UNIT_LDADD)
 tests_unit_fflags_SOURCES = tests/unit/fflags.c tests/unit/tap.h tests/unit/fixture.h
