@@ -112,6 +112,8 @@ static bool not_readable(unsigned want, int err)
 	return want == FATTRS_KATTR_IFLAGS && (err == -EACCES || err == -EPERM);
 }
 
+static struct fattrs_mntcache *mntcache_of(struct fmt_ctx *c);
+
 static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **ret)
 {
 	struct file_lookups *l = lookups_of(f);
@@ -123,9 +125,13 @@ static int kattr(struct fmt_file *f, unsigned want, const struct fattrs_kattr **
 		unsigned flags;
 		int dirfd;
 
+		mode_t mode = has(f, STATX_TYPE) ? f->stx->stx_mode : 0;
+		/* by mount: what a mount refused once is not asked of its next file */
+		struct fattrs_mntcache *mc = has(f, STATX_MNT_ID) ? mntcache_of(f->ctx) : NULL;
+
 		at_args(f, &dirfd, &path, &flags);
-		*err = fattrs_kattr_get(dirfd, path, flags, has(f, STATX_TYPE) ? f->stx->stx_mode : 0,
-					want, a);
+		*err = mc != NULL ? fattrs_mntcache_kattr_get(mc, f->stx->stx_mnt_id, dirfd, path, flags, mode, want, a)
+				  : fattrs_kattr_get(dirfd, path, flags, mode, want, a);
 		if (*err < 0 && *err != -EOPNOTSUPP && !not_readable(want, *err))
 			cli_warn(-*err, want == FATTRS_KATTR_XFLAGS ? _("cannot file_getattr %s")
 								     : _("cannot read the flags of %s"),

@@ -100,6 +100,51 @@ calls() {
 	refute_trace "$TRACE" 'chdir\('
 }
 
+# The view on N files of MOUNT-ish types: how many file_getattr calls (and
+# FS_IOC_GETFLAGS ioctls) the run made.  fs_run scripts call it.
+flag_calls() {
+	FAULT_NOTRACE= trace_run ../t xstat "$@" >../out || return
+	echo "file_getattr $(grep -cE '^[0-9]+ +syscall_0x1d4\(' ../t) ioctl $(grep -cE '^[0-9]+ +ioctl\([0-9]+, FS_IOC_GETFLAGS' ../t)"
+}
+
+@test "the default view: a mount that refused kernel flags (ramfs) is asked once per file type, an overlay of it per file" {
+	require_root "mount ramfs, tmpfs and overlayfs"
+	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
+	load '../helpers/fs'
+	fs_require ramfs
+	FS_FUNCS=flag_calls run -0 --separate-stderr fs_run ramfs '
+		cd "$D" && touch a b c d e && mkdir s t && mkfifo p q && mkdir lo up ov && touch lo/a lo/b lo/c || exit 1
+		flag_calls a b c d e s t p q || exit 2
+		cp ../out ../view
+		mount -t tmpfs none up && mkdir up/u up/w || exit 3
+		mount -t overlay ov -o lowerdir=lo,upperdir=up/u,workdir=up/w ov || exit 4
+		flag_calls ov/a ov/b ov/c || exit 5
+		grep -c "^    Kernel flags: unsupported: immutable append" ../view
+		umount ov up'
+	# a regular file, a directory, a fifo: one question each
+	assert_line --index 0 'file_getattr 3 ioctl 0'
+	# files of the lower layer (ramfs) through an overlay: each file's layer answers
+	assert_line --index 1 'file_getattr 3 ioctl 0'
+	# and the answer shown is the same for every file
+	assert_line --index 2 9
+}
+
+@test "the default view on FUSE: a server with a row (sshfs) is asked once per file type, one without (bindfs) per file" {
+	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
+	load '../helpers/fs'
+	local fs
+	for fs in sshfs bindfs; do
+		fs_require "$fs"
+		FS_FUNCS=flag_calls run -0 --separate-stderr fs_run "$fs" '
+			cd "$D" && touch a b c d e || exit 1
+			flag_calls a b c d e'
+		case $fs in
+		sshfs) assert_output 'file_getattr 1 ioctl 0' ;;
+		bindfs) assert_output 'file_getattr 5 ioctl 0' ;;
+		esac
+	done
+}
+
 @test "the default view -a: the unique mount id costs one more statx per file" {
 	require_no_sanitizer "$(command -v xstat)" "the AddressSanitizer runtime makes system calls of its own"
 	FAULT_NOTRACE= run -0 trace_run "$TRACE" xstat -a a b c

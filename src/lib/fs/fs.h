@@ -244,6 +244,7 @@ struct fattrs_mntinfo {
 
 struct fattrs_mntcache;
 struct fattrs_fsupport;
+struct fattrs_kattr;
 struct fattrs_kchange;
 struct fattrs_kresult;
 
@@ -284,6 +285,22 @@ int fattrs_mntcache_get(struct fattrs_mntcache *c, uint64_t mnt_id, struct fattr
  */
 int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
 			     unsigned at_flags, struct fattrs_fsupport *ret, const struct fattrs_fstype **ret_type);
+
+/**
+ * fattrs_mntcache_kattr_get() - fattrs_kattr_get() of a file on mount
+ * @mnt_id, without asking a mount again what it answered already: once a
+ * word of @want (FATTRS_KATTR_XFLAGS, FATTRS_KATTR_IFLAGS) read "no flags
+ * here" on a file of a type, the same word of the next such file there is
+ * not asked (one round trip less per file and word on a network mount).
+ * Not where that answer may differ per file (fattrs_fstype's
+ * @kflags_per_file: overlayfs, a FUSE server without a row, a type not in
+ * the table), nor for a @mnt_id or @mode of 0 (not known).
+ *
+ * Returns: as fattrs_kattr_get() (-EOPNOTSUPP when no word of @want is
+ * kept there).
+ */
+int fattrs_mntcache_kattr_get(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
+			      unsigned at_flags, mode_t mode, unsigned want, struct fattrs_kattr *ret);
 
 /**
  * fattrs_mntcache_kchange() - change a file's kernel flags

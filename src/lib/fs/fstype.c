@@ -101,10 +101,10 @@ static const struct fattrs_fstype fstypes[] = {
 	{ .name = "ramfs", .magic = MAGIC_RAMFS, .gnu_name = "ramfs", LOCAL(NO) },
 	/* overlayfs (6.10 for O_TMPFILE): its layers decide the rest */
 	{ .name = "overlay", .magic = MAGIC_OVERLAY, .gnu_name = "overlayfs", .tmpfile = YES, .noreplace = YES, .links = YES,
-	  .local = true, .copy_up = true },
+	  .local = true, .copy_up = true, .kflags_per_file = true },
 	/* FUSE: the server decides; the servers the tests mount have rows */
-	{ .name = "fuse", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", REMOTE },
-	{ .name = "fuseblk", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", REMOTE },
+	{ .name = "fuse", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", REMOTE, .kflags_per_file = true },
+	{ .name = "fuseblk", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", REMOTE, .kflags_per_file = true },
 	{ .name = "fuse.sshfs", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = NO, .tmpfile = NO, .noreplace = NO,
 	  .links = YES, REMOTE },
 	{ .name = "fuse.glusterfs", .magic = MAGIC_FUSE, .gnu_name = "fuseblk", .user_xattr = YES, .tmpfile = NO, .noreplace = NO,

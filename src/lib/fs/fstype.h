@@ -57,6 +57,12 @@ struct fattrs_fstype_kept {
  *              and special files too (xfs since 6.18)
  * @copy_up:    stacked (overlayfs): a change of a lower file copies it up,
  *              and what it keeps is its upper layer's
+ * @kflags_per_file: whether a file has kernel flags at all may differ from
+ *              one file to the next on a mount: a stacked filesystem asks
+ *              each file's own layer (overlayfs), a FUSE server without a
+ *              row may pass the calls on to branches of several types
+ *              (mergerfs); elsewhere a refusal (ENOTTY, EOPNOTSUPP) for a
+ *              file of a type holds for every such file of the mount
  * @tmpfile_loses_name: O_TMPFILE works, but a file made so, linked and
  *              renamed over another name, ends under neither (cifs 7.2
  *              against Samba 4.17, doc/kernel.md §6): never used there
@@ -69,7 +75,7 @@ struct fattrs_fstype {
 	uint32_t magic;
 	const char *gnu_name;
 	enum fattrs_fsanswer user_xattr, tmpfile, noreplace, links;
-	bool local, remote, flags_trusted, special_kflags, copy_up, tmpfile_loses_name;
+	bool local, remote, flags_trusted, special_kflags, copy_up, kflags_per_file, tmpfile_loses_name;
 	enum fattrs_native native;
 	struct fattrs_fstype_kept kept;
 };

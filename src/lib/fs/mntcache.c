@@ -33,6 +33,8 @@ struct entry {
 	const struct fattrs_fstype *by_magic;	/* its row by statfs(2) magic, once asked */
 	bool by_magic_known;
 	struct trust trust[16];	/* by file type: (st_mode & S_IFMT) >> 12 */
+	/* the FATTRS_KATTR_* words a file of each type here answered "no flags" for */
+	uint8_t no_kattr[16];
 };
 
 /*
@@ -235,6 +237,44 @@ int fattrs_mntcache_fsupport(struct fattrs_mntcache *c, uint64_t mnt_id, int dir
 struct fattrs_mounts *fattrs_mntcache_mounts(struct fattrs_mntcache *c)
 {
 	return c->mounts;
+}
+
+/* ------------------------------------------------ reading kernel flags */
+
+/*
+ * Whether a refusal of the flag words on a file of mount @mnt_id holds for
+ * every file of its type there: a type in the table that does not answer
+ * per file (fattrs_fstype's @kflags_per_file).  Asked only after a refusal,
+ * so that a mount whose files have flags never loads the mount table for it.
+ */
+static bool refusal_holds(struct fattrs_mntcache *c, uint64_t mnt_id)
+{
+	struct fattrs_mntinfo mi;
+
+	return fattrs_mntcache_get(c, mnt_id, &mi) == 0 && mi.type != NULL && !mi.type->kflags_per_file;
+}
+
+int fattrs_mntcache_kattr_get(struct fattrs_mntcache *c, uint64_t mnt_id, int dirfd, const char *path,
+			      unsigned at_flags, mode_t mode, unsigned want, struct fattrs_kattr *ret)
+{
+	struct entry *e = mnt_id != 0 && mode != 0 ? entry_for(c, mnt_id) : NULL;
+	uint8_t *no = e != NULL ? &e->no_kattr[(mode & S_IFMT) >> 12] : NULL;
+	unsigned ask = no != NULL ? want & ~(unsigned)*no : want;
+	struct fattrs_kattr a;
+	int r;
+
+	if (ask == 0 && want != 0)
+		return -EOPNOTSUPP;
+	r = fattrs_kattr_get(dirfd, path, at_flags, mode, ask, &a);
+	if (no != NULL && (r == 0 || r == -EOPNOTSUPP)) {
+		unsigned refused = r == 0 ? ask & ~a.have : ask;
+
+		if (refused != 0 && refusal_holds(c, mnt_id))
+			*no |= (uint8_t)refused;
+	}
+	if (r == 0)
+		*ret = a;
+	return r;
 }
 
 /* ------------------------------------------------ the read-back rule */
