@@ -52,6 +52,26 @@ static const struct fattrs_fstype *fuse_row(int dirfd, const char *path, unsigne
 	return t;
 }
 
+/*
+ * The directory of the file @path names in @dirfd, into *@dir (replacing
+ * what it held): through a followed link, of the file the link leads to,
+ * which may be elsewhere, resolved link by link into *@real (kept for a
+ * second call; not realpath(3), which fails where a directory above is not
+ * searchable); with AT_SYMLINK_NOFOLLOW, of the name itself.
+ */
+static int dir_of(int dirfd, const char *path, unsigned at_flags, char **real, char **dir)
+{
+	if (!(at_flags & AT_SYMLINK_NOFOLLOW) && *real == NULL) {
+		int r = fattrs_path_resolve(dirfd, path, real);
+
+		if (r < 0)
+			return r;
+	}
+	free(*dir);
+	*dir = fattrs_path_dir(*real != NULL ? *real : path);
+	return *dir != NULL ? 0 : -ENOMEM;
+}
+
 int fattrs_fsupport_probe(int dirfd, const char *path, unsigned at_flags, struct fattrs_fsupport *ret)
 {
 	struct fattrs_fsupport fsup = { .user_xattr = false, .native = FATTRS_NATIVE_NONE };
@@ -76,21 +96,9 @@ int fattrs_fsupport_probe(int dirfd, const char *path, unsigned at_flags, struct
 		/* A descriptor's own file: its directory is not known. */
 		if (path[0] == '\0')
 			return -EINVAL;
-		/*
-		 * A followed link: the target's directory, which may be
-		 * elsewhere.  Resolved link by link, not with realpath(3),
-		 * which fails where a directory above is not searchable.
-		 */
-		if (!(at_flags & AT_SYMLINK_NOFOLLOW)) {
-			r = fattrs_path_resolve(dirfd, path, &real);
-			if (r < 0)
-				goto out;
-		}
-		dir = fattrs_path_dir(real != NULL ? real : path);
-		if (dir == NULL) {
-			r = -ENOMEM;
+		r = dir_of(dirfd, path, at_flags, &real, &dir);
+		if (r < 0)
 			goto out;
-		}
 		/* The directory itself, whatever links lead to it. */
 		target = dir;
 		atf = 0;
@@ -126,17 +134,9 @@ int fattrs_fsupport_probe(int dirfd, const char *path, unsigned at_flags, struct
 	 * own file (AT_EMPTY_PATH) has no directory known: it cannot tell.
 	 */
 	if ((r == -EACCES || r == -EPERM) && S_ISREG(mode) && path[0] != '\0') {
-		if (!(at_flags & AT_SYMLINK_NOFOLLOW) && real == NULL) {
-			r = fattrs_path_resolve(dirfd, path, &real);
-			if (r < 0)
-				goto out;
-		}
-		free(dir);
-		dir = fattrs_path_dir(real != NULL ? real : path);
-		if (dir == NULL) {
-			r = -ENOMEM;
+		r = dir_of(dirfd, path, at_flags, &real, &dir);
+		if (r < 0)
 			goto out;
-		}
 		/* The native word is asked there too: the file refused to be read. */
 		target = dir;
 		atf = 0;
