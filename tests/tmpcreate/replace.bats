@@ -168,8 +168,14 @@ F F~"
 	echo older >F~
 	ASAN_OPTIONS=$FAULT_ASAN_OPTIONS strace -f -qq -o /dev/null \
 		-e inject=renameat:delay_enter=500000:when=1 tmpcreate -b -o F <<<A 2>"$BATS_TEST_TMPDIR/a.err" &
-	local a=$!
-	sleep 0.2
+	local a=$! i
+	# B starts once A is in its replace: its new file, its backup link and
+	# its staging lock are there beside F and F~ (a fixed sleep was too
+	# short where A starts slowly: under emulation, on NFS, B went first).
+	for ((i = 0; i < 200; i++)); do
+		(($(ls -A | wc -l) >= 5)) && break
+		sleep 0.05
+	done
 	run --separate-stderr tmpcreate -b -o F <<<B
 	assert_success
 	# shellcheck disable=SC2154  # set by run --separate-stderr
