@@ -52,6 +52,35 @@ require_no_sanitizer() {
 		skip "built with --enable-sanitizers: ${2:-valgrind cannot run programs built with AddressSanitizer}"
 }
 
+# fs_keeps WHAT: whether the test's directory ($BATS_TEST_TMPDIR) keeps
+# WHAT, tried there once per test: modes (a chmod sticks), symlinks, fifos,
+# owners (root's chown to nobody:100 sticks), tmpfile (tmpcreate's auto
+# method here is O_TMPFILE).  A cifs mount without POSIX extensions keeps
+# no modes, symlinks or fifos, and NFS squashes root's chown (tests/vm runs
+# the programs' tests there): a promise about those cannot hold there.
+fs_keeps() {
+	local p=$BATS_TEST_TMPDIR/.fs-keeps-probe ok=1
+	rm -f "$p"
+	case $1 in
+	modes) : >"$p" && chmod 0640 "$p" && [[ $(stat -c %a "$p") == 640 ]] && ok=0 ;;
+	symlinks) ln -s target "$p" 2>/dev/null && ok=0 ;;
+	fifos) mkfifo "$p" 2>/dev/null && ok=0 ;;
+	owners) : >"$p" && chown 65534:100 "$p" 2>/dev/null && [[ $(stat -c %u:%g "$p") == 65534:100 ]] && ok=0 ;;
+	tmpfile) tmpcreate --probe "$BATS_TEST_TMPDIR" 2>/dev/null | grep -q '^ *auto method: *tmpfile' && ok=0 ;;
+	*) echo "fs_keeps: no such property: $1" >&2; ok=2 ;;
+	esac
+	rm -f "$p"
+	return $ok
+}
+
+# require_fs_keeps WHAT...: skip unless the test's directory keeps each WHAT (fs_keeps).
+require_fs_keeps() {
+	local w
+	for w; do
+		fs_keeps "$w" || skip "the test directory's filesystem ($(stat -f -c %T "$BATS_TEST_TMPDIR")) keeps no $w"
+	done
+}
+
 require_cmd() {
 	local c
 	for c in "$@"; do

@@ -75,6 +75,7 @@ assert_dir_empty() {
 }
 
 @test "--method=named and --method=tmpfile make a 0600 file here, and -v says how" {
+	require_fs_keeps modes
 	run -0 --separate-stderr tmpcreate -v --method=named -p "$T/d"
 	assert_regex "$output" "^$T/d/tmp\\.[A-Za-z0-9]{10}\$"
 	assert_equal "$stderr" "tmpcreate: created file '$output' with method named (as --method asked)"
@@ -122,6 +123,7 @@ assert_dir_empty() {
 }
 
 @test "messages follow the grammar and name the program as argv[0] says" {
+	require_fs_keeps symlinks
 	run -1 --separate-stderr tmpcreate --bogus
 	assert_output ''
 	assert_equal "$stderr" "tmpcreate: unrecognized option '--bogus'"$'\n'"$TRY"

@@ -96,6 +96,7 @@ basics_on() {
 }
 
 @test "-m gives a new FILE exactly that mode, whatever the umask" {
+	require_fs_keeps modes
 	umask 077
 	run -0 --separate-stderr tmpcreate -m 0644 -o f </dev/null
 	umask 022
@@ -112,6 +113,7 @@ Try 'tmpcreate --help' for more information."
 }
 
 @test "-o takes a mode of octal digits only, as install -m does (no sign, no blank)" {
+	require_fs_keeps modes
 	for m in ' 644' '+644' '-0' '0x1'; do
 		run -1 --separate-stderr tmpcreate -m "$m" -o f </dev/null
 		assert_equal "$stderr" "tmpcreate: invalid mode '$m'; give it in octal, such as 0644
@@ -183,6 +185,7 @@ Try 'tmpcreate --help' for more information."
 }
 
 @test "-o exits 126 when COMMAND is not executable, and creates no FILE" {
+	require_fs_keeps modes
 	printf '#!/bin/sh\necho x\n' >notexec
 	chmod 0644 notexec
 	run -126 --separate-stderr tmpcreate -o f -- ./notexec
@@ -552,6 +555,7 @@ sync_calls() {
 }
 
 @test "--sync=data syncs the file's data but not the directory" {
+	require_fs_keeps tmpfile
 	fault_require
 	trace=$BATS_TEST_TMPDIR/trace
 	echo old >f
@@ -564,6 +568,7 @@ sync_calls() {
 }
 
 @test "--sync=full (the default) syncs the file, then its directory" {
+	require_fs_keeps tmpfile
 	fault_require
 	trace=$BATS_TEST_TMPDIR/trace
 	echo old >f
@@ -587,6 +592,7 @@ sync_calls() {
 # that the final fsync has little left to do; the error it reports is the
 # copy's, since fsync would not report it a second time.
 @test "a large FILE is sent to the disk while it is copied, then fsynced; not with --sync=none" {
+	require_fs_keeps tmpfile
 	fault_require
 	for _ in {1..20}; do cat "$A"; done >"$BATS_TEST_TMPDIR/big"
 	trace=$BATS_TEST_TMPDIR/trace
@@ -708,6 +714,7 @@ preserve_on() {
 }
 
 @test "--preserve=ownership fails when the caller may not give FILE its owner; by default it is dropped" {
+	require_fs_keeps modes
 	require_root "switch to another user"
 	require_cmd setpriv
 	mkdir pub
@@ -730,6 +737,7 @@ preserve_on() {
 # ------------------------------------------------------------ symlinks
 
 @test "a symlink FILE: the target is replaced, the link stays a link" {
+	require_fs_keeps symlinks
 	echo old >t
 	ln -s t l
 	run -0 --separate-stderr tmpcreate -o l -- echo new
@@ -740,6 +748,7 @@ preserve_on() {
 }
 
 @test "a relative symlink into another directory: the target is replaced in the target's directory" {
+	require_fs_keeps symlinks
 	fault_require
 	mkdir a b
 	echo old >b/t
@@ -753,6 +762,7 @@ preserve_on() {
 }
 
 @test "tmpfs: a symlink to a file on another filesystem: the target is replaced there" {
+	require_fs_keeps symlinks
 	fs_require tmpfs
 	run -0 --separate-stderr fs_run tmpfs '
 		echo old >"$D/t"
@@ -767,6 +777,7 @@ preserve_on() {
 }
 
 @test "-P replaces a symlink FILE itself with a regular file, the target untouched" {
+	require_fs_keeps symlinks
 	echo old >t
 	ln -s t l
 	run -0 --separate-stderr tmpcreate -P -o l -- echo new
@@ -777,6 +788,7 @@ preserve_on() {
 }
 
 @test "--no-dereference is -P" {
+	require_fs_keeps symlinks
 	echo old >t
 	ln -s t l
 	run -0 --separate-stderr tmpcreate --no-dereference -o l -- echo new
@@ -785,6 +797,7 @@ preserve_on() {
 }
 
 @test "a dangling symlink FILE: its target is created and the link kept" {
+	require_fs_keeps symlinks
 	mkdir sub
 	ln -s sub/t l
 	run -0 --separate-stderr tmpcreate -o l -- echo new
@@ -910,6 +923,7 @@ preserve_on() {
 }
 
 @test "a fifo FILE is refused, not replaced: it stays a fifo; COMMAND is not run" {
+	require_fs_keeps fifos
 	mkfifo p
 	run -1 --separate-stderr tmpcreate -o p </dev/null
 	assert_equal "$stderr" "tmpcreate: cannot replace 'p': not a regular file; use shell redirection for fifos and devices"
@@ -920,6 +934,7 @@ preserve_on() {
 }
 
 @test "a character device reached through a symlink is refused, not replaced" {
+	require_fs_keeps symlinks
 	ln -s /dev/null devnull
 	run -1 --separate-stderr tmpcreate -o devnull </dev/null
 	assert_equal "$stderr" "tmpcreate: cannot replace 'devnull': not a regular file; use shell redirection for fifos and devices"
@@ -1030,6 +1045,7 @@ tmpcreate: cannot replace 'f': it is $word; tmpcreate never clears flags (see ch
 # ------------------------------------------------------------ signals (named fallback)
 
 @test "ntfs-3g: SIGTERM, SIGINT and SIGHUP while reading stdin remove the hidden scratch file" {
+	require_fs_keeps fifos
 	fs_require ntfs-3g
 	run -0 --separate-stderr fs_run ntfs-3g '
 		fifo=$BATS_TEST_TMPDIR/fifo
@@ -1063,6 +1079,7 @@ tmpcreate: cannot replace 'f': it is $word; tmpcreate never clears flags (see ch
 }
 
 @test "--method=named: SIGTERM while reading stdin removes the hidden scratch file" {
+	require_fs_keeps fifos
 	mkfifo "$BATS_TEST_TMPDIR/fifo"
 	echo old >F
 	tmpcreate --method=named -o F <"$BATS_TEST_TMPDIR/fifo" &
