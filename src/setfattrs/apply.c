@@ -9,12 +9,6 @@
 
 /* ------------------------------------------------------ kernel flags */
 
-/* Whether @f is one of xfs's size hints: xfs keeps it set only with a size. */
-bool sf_is_sizehint(const struct fattrs_kflag *f)
-{
-	return (f->xflag & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT | FS_XFLAG_COWEXTSIZE)) != 0;
-}
-
 /* Re-read the kernel flags after a failed change: what of @c is in effect now. */
 static void kernel_settle(struct file_plan *p, const struct fattrs_kchange *c)
 {

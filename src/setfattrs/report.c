@@ -9,68 +9,6 @@
 
 /* ------------------------------------------------------------ messages */
 
-const char *sf_type_word(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFREG: return _("regular file");
-	case S_IFDIR: return _("directory");
-	case S_IFLNK: return _("symbolic link");
-	case S_IFIFO: return _("fifo");
-	case S_IFSOCK: return _("socket");
-	case S_IFCHR: return _("character device");
-	case S_IFBLK: return _("block device");
-	default: return _("file");
-	}
-}
-
-/* The mount table's entry of mount @mnt_id (the table read once): 0, or -errno. */
-int sf_mount_info(struct setfattrs_control *ctl, uint64_t mnt_id, struct fattrs_mntinfo *ret)
-{
-	struct fattrs_mntcache *mc = sf_mntcache(ctl);
-
-	return mc == NULL ? -ENOMEM : fattrs_mntcache_get(mc, mnt_id, ret);
-}
-
-/* The filesystem type ("ext4") of the file @stx describes, from the mount table; NULL if unknown. */
-const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx)
-{
-	struct fattrs_mntinfo mi;
-
-	if (!(stx->stx_mask & STATX_MNT_ID) || sf_mount_info(ctl, stx->stx_mnt_id, &mi) < 0)
-		return NULL;
-	return mi.fstype;
-}
-
-/*
- * The filesystem type of @path as findmnt(8) names it ("ext4", "fuseblk",
- * "fuse.sshfs"), or "this" when it cannot be told.  A FUSE mount without
- * a subtype says nothing of its server: where the server is known by what
- * the mount keeps (ntfs-3g's native attribute word), it is named after
- * the type, "fuseblk (ntfs-3g)".  @path is also a path from the working
- * directory (the fattrs flags' probe goes by it).
- */
-const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow)
-{
-	static char named[64];
-	struct fattrs_statx_buf stx;
-	struct fattrs_fsupport fsup;
-	const char *type;
-
-	if (fattrs_statx(dirfd, path, fattrs_at_nofollow(nofollow), STATX_MNT_ID, &stx) < 0)
-		return "this";
-	type = sf_mount_type(ctl, &stx);
-	if (type == NULL)
-		return "this";
-	if ((strcmp(type, "fuse") == 0 || strcmp(type, "fuseblk") == 0) && ctl->mntcache != NULL &&
-	    fattrs_mntcache_fsupport(ctl->mntcache, stx.stx_mnt_id, dirfd, path, fattrs_at_nofollow(nofollow),
-				     &fsup, NULL) == 0 &&
-	    fsup.native == FATTRS_NATIVE_NTFS) {
-		(void)snprintf(named, sizeof(named), "%s (ntfs-3g)", type);
-		return named;
-	}
-	return type;
-}
-
 __attribute__((format(printf, 3, 4)))
 void sf_fail_flag(const struct setfattrs_control *ctl, int err, const char *fmt, ...)
 {

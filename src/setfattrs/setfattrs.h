@@ -102,30 +102,34 @@ void sf_split_args(struct setfattrs_control *ctl, int argc, const char **argv, c
 void sf_check_ops(struct setfattrs_control *ctl);
 const char *sf_quote_part(const char *prefix, const char *s, size_t len);
 
-/* plan.c: one file's plan and its run */
+/* lookup.c: the flag rows, type words, mounts; calls nothing else of setfattrs */
 size_t sf_n_kflags(void);
 const struct fattrs_kflag *sf_krow(size_t i);
 const char *sf_flag_name(size_t i);
+bool sf_is_sizehint(const struct fattrs_kflag *f);
+struct fattrs_mntcache *sf_mntcache(struct setfattrs_control *ctl);
+extern const struct fattrs_fsupport sf_nostat_fsupport;
 int sf_fsupport_for(struct setfattrs_control *ctl, const struct file_plan *p, struct fattrs_fsupport *ret);
 void sf_nostat_at(struct setfattrs_control *ctl, int dirfd, bool away);
 bool sf_want_nostat(struct setfattrs_control *ctl);
-bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-		    const struct stat *st, uint64_t mnt_id, bool nofollow);
-bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-		 const struct stat *st, uint64_t mnt_id, bool nofollow);
-struct fattrs_mntcache *sf_mntcache(struct setfattrs_control *ctl);
-
-/* apply.c: applying it */
-bool sf_is_sizehint(const struct fattrs_kflag *f);
-bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kchange *c);
-bool fflags_apply(struct setfattrs_control *ctl, struct file_plan *p);
-void overlay_restore(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kattr *before);
-
-/* report.c: messages and reports */
+bool sf_on_overlay(struct setfattrs_control *ctl, const struct file_plan *p);
 const char *sf_type_word(mode_t mode);
 int sf_mount_info(struct setfattrs_control *ctl, uint64_t mnt_id, struct fattrs_mntinfo *ret);
 const char *sf_mount_type(struct setfattrs_control *ctl, const struct fattrs_statx_buf *stx);
 const char *sf_fs_type(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow);
+
+/* plan.c: one file's plan and its run */
+bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		    const struct stat *st, uint64_t mnt_id, bool nofollow);
+bool sf_change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		 const struct stat *st, uint64_t mnt_id, bool nofollow);
+
+/* apply.c: applying it */
+bool kernel_apply(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kchange *c);
+bool fflags_apply(struct setfattrs_control *ctl, struct file_plan *p);
+void overlay_restore(struct setfattrs_control *ctl, struct file_plan *p, const struct fattrs_kattr *before);
+
+/* report.c: messages and reports; calls only lookup.c */
 __attribute__((format(printf, 3, 4)))
 void sf_fail_flag(const struct setfattrs_control *ctl, int err, const char *fmt, ...);
 bool sf_fail_locked(struct setfattrs_control *ctl, int dirfd, const char *path, bool nofollow, mode_t mode,
