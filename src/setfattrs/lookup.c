@@ -116,7 +116,7 @@ static bool nostat_options(const struct setfattrs_control *ctl)
  * (FATTRS_KCHANGE_SAME_MOUNT), and fattrs flags go by the name itself,
  * which is on it or a mount point below it, while a symlink there refuses
  * them (EPERM); either way a name that leads elsewhere is stat'ed after
- * all (restat_file()).  For an @away name only kernel flags: the pin
+ * all (setfattrs_file()).  For an @away name only kernel flags: the pin
  * checks every step of the path.  A FUSE or network mount elsewhere costs
  * nothing here.
  */

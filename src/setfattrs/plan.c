@@ -132,9 +132,6 @@ static bool dir_byname(struct setfattrs_control *ctl, int dirfd, const char *pat
 	return ctl->byname == 1;
 }
 
-static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-			const struct stat *st, uint64_t mnt_id, bool nofollow, bool crossed);
-
 /*
  * Whether a file not stat'ed (@st NULL) is judged by its directory's
  * mount, where some mount is not trusted (sf_nostat_at()): its changes
@@ -145,209 +142,247 @@ static bool by_dir_mount(const struct setfattrs_control *ctl, const struct stat 
 	return st == NULL && ctl->all_trusted != 1;
 }
 
-/*
- * A file not stat'ed whose name led off its directory's mount
- * (FATTRS_KCHANGE_SAME_MOUNT said so before anything of the change was
- * written), or may lead (a symlink refused a fattrs flag by its name):
- * stat'ed now, as @nofollow says, and changed as a stat'ed file is, by
- * what its own mount keeps.
- */
-static bool restat_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-			bool nofollow)
-{
-	uint64_t mnt_id;
-	struct stat st;
-
-	if (fattrs_stat_mnt(dirfd, path, fattrs_at_nofollow(nofollow), &st, &mnt_id) < 0) {
-		sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(shown));
-		sf_report_unread(ctl, shown);
-		return false;
-	}
-	return change_file(ctl, dirfd, path, shown, &st, mnt_id, nofollow, true);
-}
+/* One file's change as the plan step made it, for the apply and report steps. */
+struct file_work {
+	struct file_plan p;
+	struct fattrs_kchange first, last;	/* kernel flags before and after the fattrs flags */
+	struct fattrs_kattr kcur;		/* the kernel flags it has, where kread */
+	bool kread, fread, fpending;
+};
 
 /*
- * Change one file: @path relative to @dirfd, for both kinds of flag, @st
- * its stat as @nofollow says, or NULL when sf_want_nostat(), @mnt_id its
- * mount id from the same call (0: not known).
+ * The plan step: what each flag of @w's file becomes, from the operations
+ * and, where they need it ('=', -v, -n, --json), what the file has now.
+ * @st its stat as @nofollow says, or NULL when sf_want_nostat(); @crossed:
+ * stat'ed again after its name led off its directory's mount, so its
+ * kernel flags not by name again.  False when the file could not be read
+ * (said).
  */
-bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-		    const struct stat *st, uint64_t mnt_id, bool nofollow)
-{
-	return change_file(ctl, dirfd, path, shown, st, mnt_id, nofollow, false);
-}
-
-/* setfattrs_file(); @crossed: from restat_file(), so its kernel flags not by name again. */
-static bool change_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
-			const struct stat *st, uint64_t mnt_id, bool nofollow, bool crossed)
+static bool plan_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		      const struct stat *st, uint64_t mnt_id, bool nofollow, bool crossed, struct file_work *w)
 {
 	const struct fattrs_flagops *ops = &ctl->ops;
-	struct file_plan p = { .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
-			  .byname = !crossed && dir_byname(ctl, dirfd, path, nofollow) };
-	struct fattrs_kchange hard, soft, first, last;
-	struct fattrs_kattr kcur;
+	struct file_plan *p = &w->p;
+	struct fattrs_kchange hard, soft;
 	struct fattrs_fflags fcur;
 	unsigned atf = fattrs_at_nofollow(nofollow);
 	size_t nk = sf_n_kflags();
-	bool kread = false, fread = false, ok = true, fpending = false;
 	int r;
 
-	p.mode = st != NULL ? st->st_mode : 0;
-	p.mnt_id = st != NULL ? mnt_id : 0;
-	p.same_mount = by_dir_mount(ctl, st);
+	*p = (struct file_plan){ .path = path, .shown = shown, .dirfd = dirfd, .nofollow = nofollow,
+				 .byname = !crossed && dir_byname(ctl, dirfd, path, nofollow) };
+	w->kread = w->fread = w->fpending = false;
+	p->mode = st != NULL ? st->st_mode : 0;
+	p->mnt_id = st != NULL ? mnt_id : 0;
+	p->same_mount = by_dir_mount(ctl, st);
 
 	/*
 	 * Without '=', -v, -n and --json nothing is read first, and the plan
 	 * is the same for every file: made once.
 	 */
 	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json) && ctl->reused_ready) {
-		memcpy(p.on, ctl->reused.on, sizeof(p.on));
-		memcpy(p.state, ctl->reused.state, sizeof(p.state));
-		memcpy(p.old, ctl->reused.old, sizeof(p.old));
-		first = ctl->reused_first;
-		fpending = ctl->reused_fpending;
-		goto planned;
+		memcpy(p->on, ctl->reused.on, sizeof(p->on));
+		memcpy(p->state, ctl->reused.state, sizeof(p->state));
+		memcpy(p->old, ctl->reused.old, sizeof(p->old));
+		w->first = ctl->reused_first;
+		w->fpending = ctl->reused_fpending;
+		return true;
 	}
-	memset(p.old, FATTRS_STATE_UNKNOWN, sizeof(p.old));
+	memset(p->old, FATTRS_STATE_UNKNOWN, sizeof(p->old));
 	fcur = (struct fattrs_fflags){ .unknown = NULL };
 
 	/* What the file has now: for '=' (what to clear), -v and -n (old -> new). */
 	if (ops->assign || ctl->verbose || ctl->dry_run || ctl->json) {
 		if (ctl->kops) {
-			r = fattrs_kattr_get(dirfd, path, atf, p.mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
-					     &kcur);
+			r = fattrs_kattr_get(dirfd, path, atf, p->mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
+					     &w->kcur);
 			if (r < 0 && r != -EOPNOTSUPP) {
 				sf_fail_flag(ctl, -r, _("cannot read the flags of %s"), cli_quotef(shown));
 				sf_report_unread(ctl, shown);
 				return false;
 			}
-			kread = r == 0;
+			w->kread = r == 0;
 		}
 		if (ctl->fops) {
 			struct fattrs_fsupport fsup;
 
-			r = sf_fsupport_for(ctl, &p, &fsup);
+			r = sf_fsupport_for(ctl, p, &fsup);
 			if (r == 0)
-				r = fattrs_fflags_get(dirfd, path, atf, p.mode, &fsup, NULL, &fcur);
+				r = fattrs_fflags_get(dirfd, path, atf, p->mode, &fsup, NULL, &fcur);
 			if (r < 0) {
 				sf_fail_flag(ctl, -r, _("cannot read the fattrs flags of %s"), cli_quotef(shown));
 				sf_report_unread(ctl, shown);
 				return false;
 			}
-			fread = true;
+			w->fread = true;
 		}
 	}
-	for (size_t i = 0; kread && i < nk; i++) {
-		int v = fattrs_kattr_test(&kcur, sf_krow(i));
+	for (size_t i = 0; w->kread && i < nk; i++) {
+		int v = fattrs_kattr_test(&w->kcur, sf_krow(i));
 
 		/* < 0: the word it lives in cannot be read here (as fattrs_kflag_state() says) */
-		p.old[i] = v == 1 ? FATTRS_STATE_SET : v == 0 ? FATTRS_STATE_CLEAR : FATTRS_STATE_UNSUPPORTED;
+		p->old[i] = v == 1 ? FATTRS_STATE_SET : v == 0 ? FATTRS_STATE_CLEAR : FATTRS_STATE_UNSUPPORTED;
 	}
-	if (kread && (kcur.have & FATTRS_KATTR_XFLAGS)) {
-		p.extsize[0] = kcur.extsize;
-		p.cowextsize[0] = kcur.cowextsize;
+	if (w->kread && (w->kcur.have & FATTRS_KATTR_XFLAGS)) {
+		p->extsize[0] = w->kcur.extsize;
+		p->cowextsize[0] = w->kcur.cowextsize;
 	}
-	for (int f = 0; fread && f < FATTRS_NFFLAGS; f++)
-		p.old[nk + (size_t)f] = fcur.state[f];
+	for (int f = 0; w->fread && f < FATTRS_NFFLAGS; f++)
+		p->old[nk + (size_t)f] = fcur.state[f];
 	fattrs_fflags_release(&fcur);
 
 	/* The plan: what is named, and what '=' clears because it is set. */
-	fattrs_flagops_kchange(ops, kread ? &kcur : NULL, &hard, &soft);
+	fattrs_flagops_kchange(ops, w->kread ? &w->kcur : NULL, &hard, &soft);
 	for (size_t i = 0; i < nk; i++) {
 		const struct fattrs_kflag *f = sf_krow(i);
 
 		if (ops->kop[i] == FATTRS_FLAGOP_SET || ops->kop[i] == FATTRS_FLAGOP_CLEAR) {
-			p.on[i] = ops->kop[i] == FATTRS_FLAGOP_SET;
-			p.state[i] = STEP_PENDING;
+			p->on[i] = ops->kop[i] == FATTRS_FLAGOP_SET;
+			p->state[i] = STEP_PENDING;
 		} else if (fattrs_kchange_has(&soft, f, false)) {
-			p.on[i] = false;
-			p.state[i] = STEP_PENDING;
+			p->on[i] = false;
+			p->state[i] = STEP_PENDING;
 		}
 	}
 	for (int f = 0; f < FATTRS_NFFLAGS; f++) {
 		size_t i = nk + (size_t)f;
 
 		if (ops->fop[f] == FATTRS_FLAGOP_SET || ops->fop[f] == FATTRS_FLAGOP_CLEAR) {
-			p.on[i] = ops->fop[f] == FATTRS_FLAGOP_SET;
-			p.state[i] = STEP_PENDING;
+			p->on[i] = ops->fop[f] == FATTRS_FLAGOP_SET;
+			p->state[i] = STEP_PENDING;
 		} else if (ops->fop[f] == FATTRS_FLAGOP_CLEAR_OTHERS &&
-			   (p.old[i] == FATTRS_STATE_SET || p.old[i] == FATTRS_STATE_INVALID)) {
-			p.on[i] = false;
-			p.state[i] = STEP_PENDING;
+			   (p->old[i] == FATTRS_STATE_SET || p->old[i] == FATTRS_STATE_INVALID)) {
+			p->on[i] = false;
+			p->state[i] = STEP_PENDING;
 		}
-		if (p.state[i] == STEP_PENDING)
-			fpending = true;
+		if (p->state[i] == STEP_PENDING)
+			w->fpending = true;
 	}
-	first = (struct fattrs_kchange){ .xset = hard.xset, .xclear = hard.xclear | soft.xclear,
-					 .iset = hard.iset, .iclear = hard.iclear | soft.iclear,
-					 .extsize = hard.extsize, .cowextsize = hard.cowextsize };
-	p.extsize[1] = hard.extsize;
-	p.cowextsize[1] = hard.cowextsize;
+	w->first = (struct fattrs_kchange){ .xset = hard.xset, .xclear = hard.xclear | soft.xclear,
+					    .iset = hard.iset, .iclear = hard.iclear | soft.iclear,
+					    .extsize = hard.extsize, .cowextsize = hard.cowextsize };
+	p->extsize[1] = hard.extsize;
+	p->cowextsize[1] = hard.cowextsize;
 	if (!(ops->assign || ctl->verbose || ctl->dry_run || ctl->json)) {
-		memcpy(ctl->reused.on, p.on, sizeof(p.on));
-		memcpy(ctl->reused.state, p.state, sizeof(p.state));
-		memcpy(ctl->reused.old, p.old, sizeof(p.old));
-		ctl->reused_first = first;
-		ctl->reused_fpending = fpending;
+		memcpy(ctl->reused.on, p->on, sizeof(p->on));
+		memcpy(ctl->reused.state, p->state, sizeof(p->state));
+		memcpy(ctl->reused.old, p->old, sizeof(p->old));
+		ctl->reused_first = w->first;
+		ctl->reused_fpending = w->fpending;
 		ctl->reused_ready = true;
 	}
-planned:
+	return true;
+}
 
-	if (ctl->dry_run) {
-		/*
-		 * Nothing is written: each planned flag counts as done, but for
-		 * what the library knows would fail here (said as a real run
-		 * says it).
-		 */
-		ok = dry_run_check(ctl, &p, kread ? &kcur : NULL, fread);
-		/* after a kernel flag that would fail, the fattrs flags are not tried */
-		for (size_t i = 0; i < (ok ? nk + FATTRS_NFFLAGS : nk); i++) {
-			if (p.state[i] == STEP_PENDING)
-				p.state[i] = STEP_APPLIED;
-		}
-		sf_report(ctl, &p);
-		return ok;
-	}
+/* What the apply step came to. */
+enum applied {
+	APPLIED,	/* done, or failed and said: the report step says the rest */
+	APPLIED_CROSSED,	/* the name led off its directory's mount: stat it, plan again */
+	APPLIED_UNSTAT,		/* not stat'ed, and the stat after a failure failed (said): nothing more */
+};
 
-	/*
-	 * Immutable and append: cleared first, set last, so that everything
-	 * else (the fattrs flags included) can still be changed.  Without
-	 * fattrs flags to change, one kernel change does it in that order.
-	 */
-	last = (struct fattrs_kchange){ .xset = 0 };
-	if (fpending) {
-		last.xset = first.xset & FATTRS_XFLAGS_LOCKING;
-		first.xset &= ~last.xset;
+/*
+ * The apply step: @w's plan, in its order.  Immutable and append are
+ * cleared first and set last, so that everything else (the fattrs flags
+ * included) can still be changed; without fattrs flags to change, one
+ * kernel change does it in that order.  *@ret_ok: nothing failed.
+ */
+static enum applied apply_file(struct setfattrs_control *ctl, struct file_work *w, bool *ret_ok)
+{
+	struct file_plan *p = &w->p;
+	bool ok;
+
+	w->last = (struct fattrs_kchange){ .xset = 0 };
+	if (w->fpending) {
+		w->last.xset = w->first.xset & FATTRS_XFLAGS_LOCKING;
+		w->first.xset &= ~w->last.xset;
 	}
-	ok = kernel_apply(ctl, &p, &first);
-	if (p.crossed)
-		return restat_file(ctl, dirfd, path, shown, nofollow);
-	if (p.unstat)
-		return false;
-	if (ok && fpending) {
+	ok = kernel_apply(ctl, p, &w->first);
+	if (p->crossed)
+		return APPLIED_CROSSED;
+	if (p->unstat)
+		return APPLIED_UNSTAT;
+	if (ok && w->fpending) {
 		struct fattrs_kattr before;
-		bool restore = sf_on_overlay(ctl, &p) &&
-			       fattrs_kattr_get(dirfd, path, atf, p.mode, FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS,
-						&before) == 0;
+		bool restore = sf_on_overlay(ctl, p) &&
+			       fattrs_kattr_get(p->dirfd, p->path, fattrs_at_nofollow(p->nofollow), p->mode,
+						FATTRS_KATTR_XFLAGS | FATTRS_KATTR_IFLAGS, &before) == 0;
 
-		ok = fflags_apply(ctl, &p);
-		if (p.crossed)
-			return restat_file(ctl, dirfd, path, shown, nofollow);	/* the kernel flags again: idempotent */
-		if (p.unstat)
-			return false;
+		ok = fflags_apply(ctl, p);
+		if (p->crossed)
+			return APPLIED_CROSSED;	/* the kernel flags again: idempotent */
+		if (p->unstat)
+			return APPLIED_UNSTAT;
 		if (restore)
-			overlay_restore(ctl, &p, &before);
-		ok = ok && !p.failed;
+			overlay_restore(ctl, p, &before);
+		ok = ok && !p->failed;
 	}
-	if (ok && fpending)
-		ok = kernel_apply(ctl, &p, &last);
-	if (p.crossed)
-		return restat_file(ctl, dirfd, path, shown, nofollow);	/* the fattrs flags again: idempotent */
-	if (!ok)
-		sf_report_partial(ctl, &p);
-	if (ctl->verbose || ctl->json)
-		sf_report(ctl, &p);
-	return ok;
+	if (ok && w->fpending)
+		ok = kernel_apply(ctl, p, &w->last);
+	if (p->crossed)
+		return APPLIED_CROSSED;	/* the fattrs flags again: idempotent */
+	*ret_ok = ok;
+	return APPLIED;
+}
+
+/*
+ * Change one file: @path relative to @dirfd, for both kinds of flag, @st
+ * its stat as @nofollow says, or NULL when sf_want_nostat(), @mnt_id its
+ * mount id from the same call (0: not known).  Plan, apply (or, under -n,
+ * check), report.  A file not stat'ed whose name led off its directory's
+ * mount (FATTRS_KCHANGE_SAME_MOUNT said so before anything of the change
+ * was written), or may lead (a symlink refused a fattrs flag by its name),
+ * is stat'ed then, as @nofollow says, and changed again as a stat'ed file
+ * is, by what its own mount keeps: a stat'ed file never crosses, so that
+ * is the second and last round.
+ */
+bool setfattrs_file(struct setfattrs_control *ctl, int dirfd, const char *path, const char *shown,
+		    const struct stat *st, uint64_t mnt_id, bool nofollow)
+{
+	struct file_work w;
+	struct stat again;
+	bool ok = false;
+
+	for (int round = 0; round < 2; round++) {
+		if (round == 1) {
+			if (fattrs_stat_mnt(dirfd, path, fattrs_at_nofollow(nofollow), &again, &mnt_id) < 0) {
+				sf_fail_flag(ctl, errno, _("cannot stat %s"), cli_quotef(shown));
+				sf_report_unread(ctl, shown);
+				return false;
+			}
+			st = &again;
+		}
+		if (!plan_file(ctl, dirfd, path, shown, st, mnt_id, nofollow, round == 1, &w))
+			return false;
+		if (ctl->dry_run) {
+			/*
+			 * Nothing is written: each planned flag counts as done, but
+			 * for what the library knows would fail here (said as a real
+			 * run says it).
+			 */
+			ok = dry_run_check(ctl, &w.p, w.kread ? &w.kcur : NULL, w.fread);
+			/* after a kernel flag that would fail, the fattrs flags are not tried */
+			for (size_t i = 0; i < (ok ? sf_n_kflags() + FATTRS_NFFLAGS : sf_n_kflags()); i++) {
+				if (w.p.state[i] == STEP_PENDING)
+					w.p.state[i] = STEP_APPLIED;
+			}
+			sf_report(ctl, &w.p);
+			return ok;
+		}
+		switch (apply_file(ctl, &w, &ok)) {
+		case APPLIED_CROSSED:
+			continue;
+		case APPLIED_UNSTAT:
+			return false;
+		case APPLIED:
+			if (!ok)
+				sf_report_partial(ctl, &w.p);
+			if (ctl->verbose || ctl->json)
+				sf_report(ctl, &w.p);
+			return ok;
+		}
+	}
+	return false;	/* not reached: a stat'ed file does not cross */
 }
 
 /*
