@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * setfattrs: what the other files look up: the flag rows, a file type's
- * word, what each mount is and keeps, and whether a file needs a stat of
- * its own.  Calls nothing else of setfattrs.
+ * setfattrs: what the other files look up (flag rows, type words, mounts, whether a file
+ * needs a stat of its own); a leaf: it calls nothing else of setfattrs.
  */
 #include "config.h"
 
