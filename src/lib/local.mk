@@ -37,6 +37,7 @@ noinst_LTLIBRARIES += %D%/libfattrs.la
 	%D%/tmp/tmpfile.h \
 	%D%/tmp/backup.c \
 	%D%/tmp/create.c \
+	%D%/tmp/keep.c \
 	%D%/tmp/names.c \
 	%D%/tmp/publish.c \
 	%D%/tmp/reclaim.c \

@@ -250,7 +250,12 @@ int output_main(const struct tmpcreate_control *ctl, const char **cmd)
 		const char *kept;
 		bool lost = fattrs_tmpfile_lost(tf, &kept);
 
-		if (lost && kept != NULL)
+		const char *old_kept = fattrs_tmpfile_old_kept(tf);
+
+		if (old_kept != NULL)
+			cli_warn(0, _("cannot write %s: %s; its SMB client removed it in the rename it refused (the file is open on this client), and it goes once closed: its old content is kept as %s"),
+				 cli_quotef(file), strerror(-r), cli_quotef(old_kept));
+		else if (lost && kept != NULL)
 			cli_warn(0, _("cannot write %s: the filesystem reported it published, but it is not the file written; the new content is in %s"),
 				 cli_quotef(file), cli_quotef(kept));
 		else if (lost)

@@ -102,6 +102,50 @@ server_has() {
 	done
 }
 
+# kept_old OUTPUT: the name that tmpcreate's message says the old content is kept as.
+kept_old() {
+	sed -n "s/.*its old content is kept as '\(.*\)'\$/\1/p" <<<"$1"
+}
+
+@test "cifs, nfs: -o and -b -o over a FILE open on this client never lose the old FILE" {
+	# Linux's SMB client before 7.1 answers the server's refusal of a
+	# rename over a file it holds open by removing the target, then fails
+	# the rename: mv(1) loses the file so.  tmpcreate keeps it under a link
+	# of its own meanwhile: the replace fails, says where the old content
+	# is, and that name holds it once FILE has gone.  7.1 and
+	# later move the open file aside and the replace is done.
+	local k b kept n holder
+	for k in smb nfs; do
+		for b in "" -b; do
+			on $k
+			echo old >"$C/f"
+			sleep 60 <"$C/f" &
+			holder=$!
+			run timeout 60 tmpcreate $b -o "$C/f" <<<new
+			kill "$holder"
+			wait "$holder" || true
+			sleep 3	# the removal waits for the last close, deferred up to 1 s
+			if ((status == 0)); then
+				server_has f new
+			elif [[ -e $S/f ]]; then
+				# refused with FILE left as it was
+				assert_equal "$k $b: $status $(cat "$S/f")" "$k $b: 1 old"
+			else
+				assert_equal "$k $b: $status" "$k $b: 1"
+				kept=$(kept_old "$output")
+				[[ -n $kept ]] || fail "$k $b: no name for the old content: $output"
+				assert_equal "$(cat "$kept")" old
+			fi
+			[[ -z $b ]] || ((status != 0)) || server_has f~ old
+			# Nothing else of tmpcreate's: a failure leaves the kept name only.
+			n=0
+			[[ -z $kept ]] || n=1
+			assert_equal "$k $b: $(ls -A "$S" | grep -c '^\.tmpcreate\.')" "$k $b: $n"
+			kept=
+		done
+	done
+}
+
 @test "-o -- COMMAND and --scratch on cifs and nfs leave nothing behind" {
 	local k
 	for k in smb nfs; do

@@ -119,9 +119,11 @@ static const struct fattrs_fstype fstypes[] = {
 	 */
 	{ .name = "cifs", .magic = MAGIC_CIFS, .gnu_name = "cifs", .tmpfile = NO, .noreplace = YES,
 	  .links = YES, REMOTE, .native = FATTRS_NATIVE_CIFS, .tmpfile_loses_name = true,
+	  .replace_removes_open = true,
 	  .kept = { .measured = true, .imaybe = { FS_COMPR_FL, FS_COMPR_FL } } },
 	{ .name = "smb3", .magic = MAGIC_SMB2, .gnu_name = "smb2", .tmpfile = NO, .noreplace = YES,
 	  .links = YES, REMOTE, .native = FATTRS_NATIVE_CIFS, .tmpfile_loses_name = true,
+	  .replace_removes_open = true,
 	  .kept = { .measured = true, .imaybe = { FS_COMPR_FL, FS_COMPR_FL } } },
 	{ .name = "nfs", .magic = MAGIC_NFS, .gnu_name = "nfs", .tmpfile = NO, .noreplace = NO,
 	  .links = YES, REMOTE, .kept = { .measured = true } },

@@ -66,6 +66,10 @@ struct fattrs_fstype_kept {
  * @tmpfile_loses_name: O_TMPFILE works, but a file made so, linked and
  *              renamed over another name, ends under neither (cifs 7.2
  *              against Samba 4.17, doc/kernel.md §6): never used there
+ * @replace_removes_open: a rename over a file that this client holds open
+ *              is refused by the server, and the client (Linux before 7.1,
+ *              measured on 6.1 and 6.12 against Samba 4.17) removed the
+ *              target first: it is gone once its opener closes it
  * @native:     the native attribute word to look for beyond
  *              system.ntfs_attrib (the SMB client's), or FATTRS_NATIVE_NONE
  * @kept:       the kernel flags it keeps
@@ -75,7 +79,8 @@ struct fattrs_fstype {
 	uint32_t magic;
 	const char *gnu_name;
 	enum fattrs_fsanswer user_xattr, tmpfile, noreplace, links;
-	bool local, remote, flags_trusted, special_kflags, copy_up, kflags_per_file, tmpfile_loses_name;
+	bool local, remote, flags_trusted, special_kflags, copy_up, kflags_per_file, tmpfile_loses_name,
+	     replace_removes_open;
 	enum fattrs_native native;
 	struct fattrs_fstype_kept kept;
 };

@@ -287,6 +287,7 @@ struct fattrs_tmpfile *fattrs_tmpfile_free(struct fattrs_tmpfile *tf)
 		(void)close(tf->fd);
 	free(tf->path);
 	free(tf->kept);
+	free(tf->old_kept);
 	free(tf);
 	return NULL;
 }

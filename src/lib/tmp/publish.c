@@ -154,6 +154,7 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 {
 	int dirfd = tf->dirfd;
 	struct backup b = BACKUP_INIT;
+	struct keep k = KEEP_INIT;
 	bool replaced = false;
 	int r;
 
@@ -190,11 +191,23 @@ static int publish_named(struct fattrs_tmpfile *tf, const char *path, const char
 			return r;
 		}
 	}
+	/* Only the holder of FILE's first hidden name keeps FILE so (keep_old()). */
+	if (tf->keep) {
+		struct fattrs_tmpl tmpl;
+		char *first = fattrs_tmpl_hidden_for(path, &tmpl);
+
+		if (first != NULL && strcmp(first, tf->path) == 0)
+			(void)keep_old(dirfd, path, &k);
+		free(first);
+	}
 	r = replace_commit(dirfd, tf->path, path, backup, &b, &tf->backup_failed, &replaced);
 	if (replaced)
 		scratch_release(tf);	/* its scratch name is FILE's now */
-	if (r < 0 && !replaced)
+	if (r < 0 && !replaced) {
+		tf->old_kept = keep_restore(dirfd, path, &k);
 		backup_abort(dirfd, path, backup, &b);
+	}
+	keep_drop(dirfd, &k);
 	backup_free(dirfd, &b);
 	return r;
 }
@@ -329,6 +342,11 @@ bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf)
 	return tf->backup_failed;
 }
 
+const char *fattrs_tmpfile_old_kept(const struct fattrs_tmpfile *tf)
+{
+	return tf->old_kept;
+}
+
 bool fattrs_tmpfile_lost(const struct fattrs_tmpfile *tf, const char **ret_kept)
 {
 	*ret_kept = tf->kept;
@@ -349,6 +367,8 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 	tf->lost = false;
 	free(tf->kept);
 	tf->kept = NULL;
+	free(tf->old_kept);
+	tf->old_kept = NULL;
 	/*
 	 * What @path is before, for publish_check(): the caller has just
 	 * looked at it, so mostly from the client's caches, no request.
@@ -360,6 +380,9 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 		backup_orphan(tf->dirfd, path, backup);
 		backup = NULL;
 	}
+	/* A replace where the client may remove the old file in a rename it fails (keep.c). */
+	tf->keep = check && had_old && S_ISREG(old.st_mode) && !(flags & FATTRS_PUBLISH_NOCLOBBER) &&
+		   keep_needed(tf->fd);
 	if (tf->path == NULL) {
 		r = publish_unnamed(tf, path, backup, flags, &linked);
 		if (r == -ENOLINK) {

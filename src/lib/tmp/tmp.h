@@ -26,6 +26,8 @@ struct fattrs_tmpfile {
 	bool backup_failed;	/* the last publish failed making the backup */
 	bool lost;		/* the last publish was reported done, and was not */
 	char *kept;		/* then, the name its content is under, or NULL */
+	bool keep;		/* the publish keeps the old file under a link of its own (keep.c) */
+	char *old_kept;		/* the last publish failed, and the old file is under this name */
 	int slot;		/* index in the scratch registry, or -1 */
 };
 
@@ -102,6 +104,26 @@ struct backup {
 };
 
 #define BACKUP_INIT { .slot = -1, .made_fd = -1, .lock_fd = -1, .lock_slot = -1 }
+
+/*
+ * The old @path under a link of its own (@name, hidden_kind_for("/k")),
+ * while a replace is under way where the client may remove it in a
+ * rename that then fails (keep_needed()).  @st: @path just before the
+ * link was made (its nlink one less than with it).
+ */
+struct keep {
+	char *name;
+	struct stat st;
+	int slot;	/* registry slot of @name (signal clean-up) */
+};
+
+#define KEEP_INIT { .name = NULL, .slot = -1 }
+
+/* keep.c */
+bool keep_needed(int fd);
+int keep_old(int dirfd, const char *path, struct keep *k);
+void keep_drop(int dirfd, struct keep *k);
+char *keep_restore(int dirfd, const char *path, struct keep *k);
 
 /* registry.c */
 int make_registered(int dirfd, const char *path, int (*make)(int, const char *, void *),

@@ -289,6 +289,16 @@ bool fattrs_tmpfile_backup_failed(const struct fattrs_tmpfile *tf);
 bool fattrs_tmpfile_lost(const struct fattrs_tmpfile *tf, const char **ret_kept);
 
 /**
+ * fattrs_tmpfile_old_kept() - where the last fattrs_tmpfile_publish()
+ * failed after the filesystem's client removed the old @path in the
+ * rename it refused (Linux's SMB client before 7.1, when the file is open
+ * on this client: doc/design.md §4), the name beside @path that the old
+ * file is kept under now (never removed: tell the user); else NULL.  The
+ * removed @path goes when its last opener closes it.
+ */
+const char *fattrs_tmpfile_old_kept(const struct fattrs_tmpfile *tf);
+
+/**
  * fattrs_tmpfile_release() - the name is in use now: fattrs_tmpfile_free()
  * and fattrs_tmpfile_cleanup_signal() leave it alone from here on
  * (FATTRS_TMP_HOLD; a no-op otherwise).
