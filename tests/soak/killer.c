@@ -23,7 +23,9 @@
  * (a missing FILE that was there is torn too).  Then the next run, a
  * `tmpcreate -o FILE` of a content Z that is not killed, must exit 0,
  * leave FILE = Z, and leave no ".tmpcreate." name in DIR: else "left"
- * (counted once per trial that leaves more such names than there were).
+ * (counted once per trial that leaves more such names than there were;
+ * such a trial names them, with FILE's and FILE~'s inodes, and runs one
+ * more unkilled writer of Z to say whether a later writer reclaims them).
  * Z is the next trial's X.
  *
  * -w MS, for a network filesystem: the request a writer was killed in can
@@ -351,8 +353,9 @@ static void list_dir(int *hidden, int *other, long trial, bool say)
 			struct stat st;
 
 			if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-				fprintf(stderr, "killer: trial %ld: left '%s' (%lld bytes, %lu links)\n", trial,
-					e->d_name, (long long)st.st_size, (unsigned long)st.st_nlink);
+				fprintf(stderr, "killer: trial %ld: left '%s' (%lld bytes, %lu links, inode %llu)\n",
+					trial, e->d_name, (long long)st.st_size, (unsigned long)st.st_nlink,
+					(unsigned long long)st.st_ino);
 			else
 				fprintf(stderr, "killer: trial %ld: left '%s'\n", trial, e->d_name);
 		}
@@ -400,6 +403,33 @@ static void settle(void)
 			return;
 		}
 	}
+}
+
+static long long inode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_ino : -1;
+}
+
+/* One `tmpcreate -o FILE` of @c, not killed: whether it exited 0. */
+static bool run_unkilled(const struct content *c)
+{
+	struct child ch;
+	int status;
+
+	child_start(&ch);
+	feed(ch.in, c->buf, c->len);
+	close(ch.in);
+	while (waitpid(ch.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "killer: one more run failed, status 0x%x: ", status);
+		child_stderr(&ch, stderr);
+	}
+	if (ch.err >= 0)
+		close(ch.err);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static void usage(void)
@@ -624,8 +654,17 @@ int main(int argc, char **argv)
 				in_publish ? y.len : sent, y.len, delay, o == NEW ? "new" : o == OLD ? "old" : "torn",
 				after_kill, prev_hidden);
 			list_dir(&hidden, &other, t, true);
+			fprintf(stderr, "killer: trial %ld: FILE is inode %lld, FILE~ %lld\n", t,
+				inode_of(file), inode_of(backup));
 			left += hidden > prev_hidden;
 			other_left += other > prev_other;
+			/* Whether a later writer reclaims it: one more run, of the same content. */
+			if (!run_unkilled(&x))
+				failed++;
+			else if (with_backup)
+				content_copy(&b, &x);	/* FILE~ is the FILE it replaced */
+			list_dir(&hidden, &other, t, false);
+			fprintf(stderr, "killer: trial %ld: %d hidden names after one more run\n", t, hidden);
 		}
 		prev_hidden = hidden;
 		prev_other = other;
