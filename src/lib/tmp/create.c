@@ -191,16 +191,25 @@ static int open_unnamed(int dirfd, const char *tmpl_path, mode_t mode)
 	return fd;
 }
 
-int fattrs_tmpfile_loses_name(int dirfd, const char *path)
+/* fattrs_tmpfile_loses_name(), and the row asked for in *@ret (NULL: none). */
+static int loses_name(int dirfd, const char *path, const struct fattrs_fstype **ret)
 {
 	struct statfs sf;
 	const struct fattrs_fstype *t;
 	int r = statfs_at(dirfd, path, path[0] == '\0' ? AT_EMPTY_PATH : 0, &sf);
 
+	*ret = NULL;
 	if (r < 0)
 		return r;
-	t = fattrs_fstype_by_magic((uint32_t)sf.f_type);
+	*ret = t = fattrs_fstype_by_magic((uint32_t)sf.f_type);
 	return t != NULL && t->tmpfile_loses_name;
+}
+
+int fattrs_tmpfile_loses_name(int dirfd, const char *path)
+{
+	const struct fattrs_fstype *t;
+
+	return loses_name(dirfd, path, &t);
 }
 
 /* The errors that mean "this filesystem (or kernel) has no O_TMPFILE". */
@@ -243,7 +252,7 @@ int fattrs_tmpfile_new(int dirfd, const struct fattrs_tmpl *tmpl, mode_t mode,
 	}
 
 	r = open_unnamed(dirfd, tmpl->path, mode);
-	if (r >= 0 && fattrs_tmpfile_loses_name(r, "") > 0) {
+	if (r >= 0 && loses_name(r, "", &tf->fstype) > 0) {
 		(void)close(r);
 		if (method == FATTRS_TMP_AUTO) {
 			tf->why = FATTRS_TMP_WHY_LOSES_NAME;

@@ -36,14 +36,31 @@ static bool kernel_removes_refused_target(void)
 	return known == 1;
 }
 
-bool keep_needed(int fd)
+/*
+ * Whether @tf's replace needs the keep link: on a kernel older than 7.1,
+ * on a type of replace_removes_open.  The type is the row create.c asked
+ * statfs(2) for, where it did; else the mount table's (@mnt_id, the
+ * file's mount): read here, where a statfs(2) would be one more request
+ * to the server or FUSE daemon per replace.
+ */
+bool keep_needed(const struct fattrs_tmpfile *tf, uint64_t mnt_id)
 {
-	const struct fattrs_fstype *t;
+	const struct fattrs_fstype *t = tf->fstype;
+	struct fattrs_mounts *m;
+	struct fattrs_mount mnt;
 	struct statfs sf;
 
-	if (!kernel_removes_refused_target() || fstatfs(fd, &sf) < 0)
+	if (!kernel_removes_refused_target())
 		return false;
-	t = fattrs_fstype_by_magic((uint32_t)sf.f_type);
+	if (t == NULL && mnt_id != 0 && (m = fattrs_mounts_new()) != NULL) {
+		if (fattrs_mounts_find(m, mnt_id, &mnt) == 0)
+			t = fattrs_fstype_find(mnt.fstype);
+		(void)fattrs_mounts_free(m);
+		if (t != NULL)
+			return t->replace_removes_open;
+	}
+	if (t == NULL && fstatfs(tf->fd, &sf) == 0)
+		t = fattrs_fstype_by_magic((uint32_t)sf.f_type);
 	return t != NULL && t->replace_removes_open;
 }
 

@@ -358,6 +358,7 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 {
 	char *copy = strdup(path), *linked = NULL;
 	struct stat mine, old;
+	uint64_t mnt_id = 0;
 	bool check, had_old = false;
 	int r;
 
@@ -373,7 +374,7 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 	 * What @path is before, for publish_check(): the caller has just
 	 * looked at it, so mostly from the client's caches, no request.
 	 */
-	check = fstat(tf->fd, &mine) == 0 && major(mine.st_dev) == 0;
+	check = fattrs_stat_mnt(tf->fd, "", AT_EMPTY_PATH, &mine, &mnt_id) == 0 && major(mine.st_dev) == 0;
 	if (check || backup != NULL)
 		had_old = fstatat(tf->dirfd, path, &old, AT_SYMLINK_NOFOLLOW) == 0;
 	if (backup != NULL && !had_old && errno == ENOENT) {
@@ -382,7 +383,7 @@ int fattrs_tmpfile_publish(struct fattrs_tmpfile *tf, const char *path, const ch
 	}
 	/* A replace where the client may remove the old file in a rename it fails (keep.c). */
 	tf->keep = check && had_old && S_ISREG(old.st_mode) && !(flags & FATTRS_PUBLISH_NOCLOBBER) &&
-		   keep_needed(tf->fd);
+		   keep_needed(tf, mnt_id);
 	if (tf->path == NULL) {
 		r = publish_unnamed(tf, path, backup, flags, &linked);
 		if (r == -ENOLINK) {

@@ -27,6 +27,7 @@ struct fattrs_tmpfile {
 	bool lost;		/* the last publish was reported done, and was not */
 	char *kept;		/* then, the name its content is under, or NULL */
 	bool keep;		/* the publish keeps the old file under a link of its own (keep.c) */
+	const struct fattrs_fstype *fstype;	/* its filesystem's row, where known (NULL) */
 	char *old_kept;		/* the last publish failed, and the old file is under this name */
 	int slot;		/* index in the scratch registry, or -1 */
 };
@@ -120,7 +121,7 @@ struct keep {
 #define KEEP_INIT { .name = NULL, .slot = -1 }
 
 /* keep.c */
-bool keep_needed(int fd);
+bool keep_needed(const struct fattrs_tmpfile *tf, uint64_t mnt_id);
 int keep_old(int dirfd, const char *path, struct keep *k);
 void keep_drop(int dirfd, struct keep *k);
 char *keep_restore(int dirfd, const char *path, struct keep *k);
