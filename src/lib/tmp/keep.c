@@ -56,8 +56,6 @@ bool keep_needed(const struct fattrs_tmpfile *tf, uint64_t mnt_id)
 		if (fattrs_mounts_find(m, mnt_id, &mnt) == 0)
 			t = fattrs_fstype_find(mnt.fstype);
 		(void)fattrs_mounts_free(m);
-		if (t != NULL)
-			return t->replace_removes_open;
 	}
 	if (t == NULL && fstatfs(tf->fd, &sf) == 0)
 		t = fattrs_fstype_by_magic((uint32_t)sf.f_type);
